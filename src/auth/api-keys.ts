@@ -1,0 +1,96 @@
+// API keys: generated here, shown once, stored as hashes (DECISIONS.md).
+// `bpk_…` authenticates API calls; `bps_…` is the separate secret that, with
+// the key, forms the client credentials of the OAuth client_credentials grant.
+import type { ApiKey } from '../generated/prisma/client.js';
+import type { PrismaClient, Transaction } from '../db/prisma.js';
+import { newId } from '../ids.js';
+import { hashPassword, randomToken, sha256Hex } from './secrets.js';
+import type { Scope } from './scopes.js';
+
+export const API_KEY_PREFIX = 'bpk_';
+export const API_KEY_SECRET_PREFIX = 'bps_';
+/** How many characters of a key are kept in clear to recognise it in lists. */
+const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+/** Subscribers (every server process) drop their cached copy of a changed key. */
+export const API_KEY_CHANGED_CHANNEL = 'api_key_changed';
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  key: string;
+  secret: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface CreateApiKeyInput {
+  organizationId: string;
+  name: string;
+  scopes: Scope[];
+  expiresAt?: Date | null;
+  createdByUserId?: string;
+}
+
+export async function createApiKey(db: PrismaClient | Transaction, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const key = API_KEY_PREFIX + randomToken(40);
+  const secret = API_KEY_SECRET_PREFIX + randomToken(40);
+  const row = await db.apiKey.create({
+    data: {
+      id: newId('apiKey'),
+      organizationId: input.organizationId,
+      createdByUserId: input.createdByUserId ?? null,
+      name: input.name,
+      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+      keyHash: sha256Hex(key),
+      secretHash: await hashPassword(secret),
+      scopes: input.scopes,
+      expiresAt: input.expiresAt ?? null,
+    },
+  });
+  const { lastUsedAt: _lastUsedAt, revokedAt: _revokedAt, ...shown } = summarizeApiKey(row);
+  return { ...shown, key, secret };
+}
+
+export function summarizeApiKey(row: ApiKey): ApiKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listApiKeys(db: PrismaClient, organizationId: string): Promise<ApiKeySummary[]> {
+  const rows = await db.apiKey.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return rows.map(summarizeApiKey);
+}
+
+/** Revokes a key and tells every server process to forget it; null when no such key. */
+export async function revokeApiKey(db: PrismaClient, id: string): Promise<ApiKeySummary | null> {
+  return db.$transaction(async (tx) => {
+    const existing = await tx.apiKey.findUnique({ where: { id } });
+    if (!existing) return null;
+    const row = existing.revokedAt
+      ? existing
+      : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
+    return summarizeApiKey(row);
+  });
+}

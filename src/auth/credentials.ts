@@ -1,0 +1,123 @@
+// Bearer credential -> Principal. Keys are looked up by their SHA-256 and kept
+// in a per-process cache so a request costs no database round trip; every
+// process LISTENs for revocations (NOTIFY from revokeApiKey) and drops the key
+// at once, and cached entries are re-read after a short TTL in any case.
+import pg from 'pg';
+import type { PrismaClient } from '../db/prisma.js';
+import { DomainError } from '../errors.js';
+import { API_KEY_CHANGED_CHANNEL, API_KEY_PREFIX } from './api-keys.js';
+import type { Principal } from './principal.js';
+import { sha256Hex } from './secrets.js';
+
+const CACHE_TTL_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
+const MAX_CACHED_KEYS = 10_000;
+
+interface CachedKey {
+  principal: Principal;
+  expiresAt: number | null;
+  revoked: boolean;
+  loadedAt: number;
+  lastUsedWrittenAt: number;
+}
+
+export const unauthorized = (message = 'A valid Bearer API key or access token is required') =>
+  new DomainError('UNAUTHORIZED', message);
+
+export interface Logger {
+  warn(object: object, message?: string): void;
+}
+
+export class CredentialResolver {
+  private readonly cache = new Map<string, CachedKey>();
+  private listener?: pg.Client;
+  private closed = false;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Subscribes to key changes; without it, revocation takes up to the cache TTL. */
+  async listen(connectionString: string): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    client.on('notification', (message) => this.forgetKey(message.payload ?? ''));
+    client.on('error', (error) => {
+      this.logger.warn({ err: error }, 'api key change listener lost; reconnecting');
+      this.cache.clear();
+      this.listener = undefined;
+      if (!this.closed) setTimeout(() => void this.listen(connectionString).catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`listen ${API_KEY_CHANGED_CHANNEL}`);
+    this.listener = client;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.listener?.end().catch(() => {});
+  }
+
+  forgetKey(id: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.principal.credential.id === id) this.cache.delete(hash);
+    }
+  }
+
+  /** Resolves an Authorization header value; throws UNAUTHORIZED. */
+  async resolve(authorization: string | undefined): Promise<Principal> {
+    if (!authorization) throw unauthorized();
+    const match = /^Bearer +([0-9A-Za-z\-._~+/]+=*) *$/i.exec(authorization);
+    if (!match) throw unauthorized('The Authorization header must be "Bearer <API key or access token>"');
+    const token = match[1]!;
+    if (!token.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key or access token');
+    return this.resolveApiKey(token);
+  }
+
+  private async resolveApiKey(key: string): Promise<Principal> {
+    const hash = sha256Hex(key);
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry || now - entry.loadedAt > CACHE_TTL_MS) {
+      entry = await this.load(hash, now);
+    }
+    if (!entry) throw unauthorized('Invalid API key');
+    if (entry.revoked) throw unauthorized('This API key has been revoked');
+    if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('This API key has expired');
+    if (now - entry.lastUsedWrittenAt > LAST_USED_RESOLUTION_MS) {
+      entry.lastUsedWrittenAt = now;
+      this.touch(entry.principal.credential.id, new Date(now));
+    }
+    return entry.principal;
+  }
+
+  private async load(hash: string, now: number): Promise<CachedKey | undefined> {
+    const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash } });
+    if (!row) {
+      this.cache.delete(hash);
+      return undefined;
+    }
+    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
+    const entry: CachedKey = {
+      principal: {
+        organizationId: row.organizationId,
+        scopes: new Set(row.scopes),
+        credential: { type: 'api_key', id: row.id },
+        userId: row.createdByUserId ?? undefined,
+      },
+      expiresAt: row.expiresAt?.getTime() ?? null,
+      revoked: row.revokedAt !== null,
+      loadedAt: now,
+      lastUsedWrittenAt: row.lastUsedAt?.getTime() ?? 0,
+    };
+    this.cache.set(hash, entry);
+    return entry;
+  }
+
+  /** Records last use at minute resolution, off the request's critical path. */
+  private touch(id: string, at: Date): void {
+    this.prisma.apiKey
+      .update({ where: { id }, data: { lastUsedAt: at } })
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
+  }
+}

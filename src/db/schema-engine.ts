@@ -1,0 +1,104 @@
+// Prisma's schema engine compiled to WebAssembly: applies and diffs migrations
+// without the native binary that `prisma migrate` would download (STACK.md).
+import { readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm';
+import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+
+const require = createRequire(import.meta.url);
+const NO_FILTER = { externalTables: [], externalEnums: [] };
+
+export const PRISMA_DIR = path.resolve(import.meta.dirname, '../../prisma');
+export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
+export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
+
+type EngineModule = typeof SchemaEngineWasm & {
+  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+};
+
+let engineModule: Promise<EngineModule> | undefined;
+
+/** Instantiates the WebAssembly module once per process, with its own JS glue as imports. */
+function loadEngineModule(): Promise<EngineModule> {
+  engineModule ??= (async () => {
+    const bgPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
+    const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as EngineModule;
+    const bytes = await readFile(path.join(path.dirname(bgPath), 'schema_engine_bg.wasm'));
+    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': glue as never });
+    glue.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return glue;
+  })();
+  return engineModule;
+}
+
+export async function withSchemaEngine<T>(
+  connectionString: string,
+  use: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
+  const { SchemaEngine } = await loadEngineModule();
+  const datamodel = await readFile(SCHEMA_PATH, 'utf8');
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_PATH, datamodel]] }, () => {}, adapter);
+  try {
+    return await use(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+export async function readMigrations(): Promise<MigrationList> {
+  const names = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const lockPath = path.join(MIGRATIONS_DIR, 'migration_lock.toml');
+  return {
+    baseDir: MIGRATIONS_DIR,
+    lockfile: { path: 'migration_lock.toml', content: await readFile(lockPath, 'utf8').catch(() => null) },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      names.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: {
+            tag: 'ok' as const,
+            value: await readFile(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8'),
+          },
+        },
+      })),
+    ),
+  };
+}
+
+/** Applies every pending migration in prisma/migrations; returns the names applied. */
+export async function applyMigrations(connectionString: string): Promise<string[]> {
+  const migrationsList = await readMigrations();
+  return withSchemaEngine(connectionString, async (engine) => {
+    const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+    return appliedMigrationNames;
+  });
+}
+
+/**
+ * SQL that takes a database from the `from` schema (undefined: an empty database)
+ * to the `to` schema. A schema-to-schema diff: the database's contents are not read.
+ */
+export async function diffSchemas(connectionString: string, from: string | undefined, to: string): Promise<string> {
+  const file = (content: string) => ({ tag: 'schemaDatamodel' as const, files: [{ path: SCHEMA_PATH, content }] });
+  // The engine connects at start even for a diff that reads no database.
+  return withSchemaEngine(connectionString, async (engine) => {
+    const result = await engine.diff({
+      from: from === undefined ? { tag: 'empty' } : file(from),
+      to: file(to),
+      script: true,
+      exitCode: null,
+      filters: NO_FILTER,
+    });
+    return result.stdout ?? '';
+  });
+}

@@ -1,0 +1,122 @@
+// Contacts: validation, tenant scoping, uniqueness, and the events of each change.
+import type { Principal } from '../../auth/principal.js';
+import { Prisma, type PrismaClient } from '../../db/prisma.js';
+import { DomainError, notFound } from '../../errors.js';
+import type { Contact as ContactRow } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { emitEvent } from '../../jobs/events.js';
+import { parseInput } from '../../validation.js';
+import { pageWindow, paginationOf } from '../pagination.js';
+import { contactFilterSchema, createContactSchema, updateContactSchema, type ContactFilter } from './contact.input.js';
+import { contactObject, type Contact, type ContactPage } from './contact.type.js';
+
+const duplicateEmail = () =>
+  new DomainError('CONFLICT', 'A contact with this email already exists in the organization', 'email');
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}
+
+function whereOf(organizationId: string, filter: ContactFilter): Prisma.ContactWhereInput {
+  const where: Prisma.ContactWhereInput = { organizationId };
+  if (filter.email) where.email = filter.email.toLowerCase();
+  if (filter.company) where.company = { equals: filter.company, mode: 'insensitive' };
+  if (filter.tag) where.tags = { has: filter.tag };
+  if (filter.q) {
+    const contains = { contains: filter.q, mode: 'insensitive' as const };
+    where.OR = [{ firstName: contains }, { lastName: contains }, { email: contains }, { company: contains }];
+  }
+  return where;
+}
+
+function orderOf(sort: ContactFilter['sort']): Prisma.ContactOrderByWithRelationInput[] {
+  if (!sort) return [{ createdAt: 'asc' }, { id: 'asc' }];
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const field = sort.replace(/^-/, '') as keyof Prisma.ContactOrderByWithRelationInput;
+  // id breaks ties, so pages never overlap or skip rows.
+  return [{ [field]: { sort: direction, nulls: direction === 'asc' ? 'last' : 'first' } }, { id: direction }];
+}
+
+export class ContactService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async list(principal: Principal, args: unknown): Promise<ContactPage> {
+    const filter = parseInput(contactFilterSchema, args);
+    const where = whereOf(principal.organizationId, filter);
+    const [rows, total] = await Promise.all([
+      this.prisma.contact.findMany({ where, orderBy: orderOf(filter.sort), ...pageWindow(filter) }),
+      this.prisma.contact.count({ where }),
+    ]);
+    return { data: rows.map(contactObject), pagination: paginationOf(filter, total) };
+  }
+
+  async get(principal: Principal, id: string): Promise<Contact> {
+    const row = await this.prisma.contact.findFirst({ where: { id, organizationId: principal.organizationId } });
+    if (!row) throw notFound('Contact');
+    return contactObject(row);
+  }
+
+  async create(principal: Principal, input: unknown): Promise<Contact> {
+    const data = parseInput(createContactSchema, input);
+    const { organizationId } = principal;
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const row = await tx.contact.create({
+          data: {
+            id: newId('contact'),
+            organizationId,
+            email: data.email,
+            firstName: data.firstName ?? null,
+            lastName: data.lastName ?? null,
+            company: data.company ?? null,
+            phone: data.phone ?? null,
+            tags: data.tags ?? [],
+          },
+        });
+        const object = contactObject(row);
+        await emitEvent(tx, { organizationId, type: 'contact.created', object });
+        return object;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
+  }
+
+  async update(principal: Principal, id: string, input: unknown): Promise<Contact> {
+    const changes = parseInput(updateContactSchema, input);
+    const { organizationId } = principal;
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        // Lock the row so concurrent updates each see the other's result in previousAttributes.
+        const [before] = await tx.$queryRaw<ContactRow[]>`
+          select * from "Contact" where id = ${id} and "organizationId" = ${organizationId} for update`;
+        if (!before) throw notFound('Contact');
+        const data: Prisma.ContactUpdateInput = {};
+        for (const [field, value] of Object.entries(changes) as [keyof typeof changes, unknown][]) {
+          if (value === undefined) continue;
+          const next = field === 'tags' ? (value ?? []) : value;
+          if (JSON.stringify(before[field]) !== JSON.stringify(next)) (data as Record<string, unknown>)[field] = next;
+        }
+        if (Object.keys(data).length === 0) return contactObject(before);
+        const after = await tx.contact.update({ where: { id }, data });
+        const object = contactObject(after);
+        const previous = contactObject(before);
+        const previousAttributes = Object.fromEntries(
+          [...Object.keys(data), 'updatedAt'].map((field) => [field, previous[field as keyof Contact]]),
+        ) as Partial<Contact>;
+        await emitEvent(tx, { organizationId, type: 'contact.updated', object, previousAttributes });
+        return object;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
+  }
+
+  async delete(principal: Principal, id: string): Promise<boolean> {
+    const { count } = await this.prisma.contact.deleteMany({ where: { id, organizationId: principal.organizationId } });
+    if (count === 0) throw notFound('Contact');
+    return true;
+  }
+}

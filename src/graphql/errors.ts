@@ -1,0 +1,40 @@
+// DomainError <-> GraphQL: every error leaves with extensions.code (the REST
+// codes) and, for validation, extensions.field. Anything unexpected becomes
+// INTERNAL_ERROR without its message, which may hold SQL or paths.
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { DomainError, isErrorCode } from '../errors.js';
+
+export function toGraphQLError(error: DomainError): GraphQLError {
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: { code: error.code, ...(error.field !== undefined && { field: error.field }) },
+  });
+}
+
+/** The DomainError behind a GraphQL error, or a VALIDATION_ERROR/INTERNAL_ERROR in its place. */
+export function domainErrorOf(error: GraphQLError): DomainError {
+  const original = error.originalError;
+  if (original instanceof DomainError) return original;
+  if (original && original instanceof GraphQLError) return domainErrorOf(original);
+  const code = error.extensions?.code;
+  if (!original && (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' || !code)) {
+    // Raised by graphql-js itself: the document or its variables are invalid.
+    const field = /at "[^".]+\.([^"]+)"/.exec(error.message)?.[1] ?? /^Variable "\$([^"]+)"/.exec(error.message)?.[1];
+    return new DomainError('VALIDATION_ERROR', error.message, field);
+  }
+  if (isErrorCode(code) && !original) return new DomainError(code, error.message);
+  return new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+}
+
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const domain =
+    error instanceof GraphQLError
+      ? domainErrorOf(error)
+      : new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+  return {
+    message: domain.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: domain.code, ...(domain.field !== undefined && { field: domain.field }) },
+  };
+}

@@ -1,0 +1,37 @@
+// Events need a credential but no particular scope: what it can read is
+// filtered by its scopes in EventService.
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
+import { givenArgs } from '../args.js';
+import { requirePrincipal } from '../auth-checker.js';
+import type { Context } from '../context.js';
+import { Event, EventPage } from './event.type.js';
+
+@ArgsType()
+class EventListArgs {
+  @Field(() => Int, { nullable: true })
+  page?: number;
+
+  @Field(() => Int, { nullable: true })
+  limit?: number;
+
+  @Field(() => String, { nullable: true, description: 'Only events of this type.' })
+  type?: string;
+
+  @Field(() => Int, { nullable: true, description: 'Only events created at or after this Unix time (seconds).' })
+  since?: number;
+}
+
+@Resolver(() => Event)
+export class EventResolver {
+  @Authorized()
+  @Query(() => EventPage, { description: 'Events of the organization that the credential may read, oldest first.' })
+  events(@Args(() => EventListArgs) args: EventListArgs, @Ctx() ctx: Context): Promise<EventPage> {
+    return ctx.services.events.list(requirePrincipal(ctx), givenArgs(args));
+  }
+
+  @Authorized()
+  @Query(() => Event)
+  event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Event> {
+    return ctx.services.events.get(requirePrincipal(ctx), id);
+  }
+}

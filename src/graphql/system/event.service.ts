@@ -1,0 +1,47 @@
+// Reading the events outbox: scoped to the organization and to the event types
+// the credential's scopes can read.
+import { z } from 'zod';
+import type { Principal } from '../../auth/principal.js';
+import type { Prisma, PrismaClient } from '../../db/prisma.js';
+import { notFound } from '../../errors.js';
+import { EVENT_TYPES, isEventType, readableEventTypes } from '../../jobs/event-types.js';
+import { eventEnvelope } from '../../jobs/events.js';
+import { parseInput } from '../../validation.js';
+import { pageSchema, pageWindow, paginationOf } from '../pagination.js';
+import type { Event, EventPage } from './event.type.js';
+
+export const eventFilterSchema = pageSchema.extend({
+  type: z
+    .string()
+    .refine(isEventType, { message: `must be one of ${Object.keys(EVENT_TYPES).join(', ')}` })
+    .optional(),
+  since: z.coerce.number().int('must be a Unix time in seconds').min(0, 'must be a Unix time in seconds').optional(),
+});
+
+export class EventService {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async list(principal: Principal, args: unknown): Promise<EventPage> {
+    const filter = parseInput(eventFilterSchema, args);
+    const readable = readableEventTypes(principal.scopes);
+    const types = filter.type ? readable.filter((type) => type === filter.type) : readable;
+    const where: Prisma.EventWhereInput = {
+      organizationId: principal.organizationId,
+      type: { in: types },
+      ...(filter.since !== undefined && { createdAt: { gte: new Date(filter.since * 1000) } }),
+    };
+    const [rows, total] = await Promise.all([
+      this.prisma.event.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(filter) }),
+      this.prisma.event.count({ where }),
+    ]);
+    return { data: rows.map(eventEnvelope), pagination: paginationOf(filter, total) };
+  }
+
+  async get(principal: Principal, id: string): Promise<Event> {
+    const row = await this.prisma.event.findFirst({
+      where: { id, organizationId: principal.organizationId, type: { in: readableEventTypes(principal.scopes) } },
+    });
+    if (!row) throw notFound('Event');
+    return eventEnvelope(row);
+  }
+}

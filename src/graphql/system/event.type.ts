@@ -1,0 +1,27 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Pagination } from '../pagination.js';
+
+@ObjectType({ simpleResolvers: true, description: 'Something that happened, as webhooks deliver it.' })
+export class Event {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  type!: string;
+
+  @Field(() => Int, { description: 'Unix time in seconds.' })
+  created!: number;
+
+  @Field(() => GraphQLJSONObject, { description: '{ object, previousAttributes? }' })
+  data!: Record<string, unknown>;
+}
+
+@ObjectType({ simpleResolvers: true })
+export class EventPage {
+  @Field(() => [Event])
+  data!: Event[];
+
+  @Field(() => Pagination)
+  pagination!: Pagination;
+}

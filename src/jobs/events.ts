@@ -1,0 +1,43 @@
+// The events outbox. Every change that raises an event calls emitEvent with the
+// transaction it writes in, so the event commits with the change or not at all.
+// Webhook delivery reads this table (and, later, enqueues its jobs here too).
+import type { Event as EventRow } from '../generated/prisma/client.js';
+import type { Prisma, Transaction } from '../db/prisma.js';
+import { newId } from '../ids.js';
+import type { EventType } from './event-types.js';
+
+export interface EmitEvent<T extends object> {
+  organizationId: string;
+  type: EventType;
+  /** The subject record as the REST API returns it. */
+  object: T;
+  /** On updates: the previous values of the fields that changed. */
+  previousAttributes?: Partial<T>;
+}
+
+export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventRow> {
+  const data = {
+    object: event.object,
+    ...(event.previousAttributes && { previousAttributes: event.previousAttributes }),
+  } as unknown as Prisma.InputJsonObject;
+  return tx.event.create({
+    data: { id: newId('event'), organizationId: event.organizationId, type: event.type, data },
+  });
+}
+
+/** The event envelope of the specification: {id, type, created, data}. */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+}
+
+export function eventEnvelope(row: EventRow): EventEnvelope {
+  return {
+    id: row.id,
+    type: row.type,
+    created: Math.floor(row.createdAt.getTime() / 1000),
+    data: row.data as unknown as EventEnvelope['data'],
+  };
+}

@@ -1,0 +1,149 @@
+// The REST facade under /v1: authenticate, count against the rate limit, then
+// for each route row check its scope, validate the request with the service's
+// own schema, run its GraphQL operation in-process and shape the answer.
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import { hasScope } from '../auth/scopes.js';
+import type { CredentialResolver } from '../auth/credentials.js';
+import { DomainError } from '../errors.js';
+import { missingScope } from '../graphql/auth-checker.js';
+import type { Services } from '../services.js';
+import { parseInput } from '../validation.js';
+import { prepareOperation, runOperation } from './execute.js';
+import { buildOpenApiDocument } from './openapi.js';
+import type { SharedRateLimiter } from './rate-limit.js';
+import { sendError, toDomainError } from './respond.js';
+import type { RestRoute } from './route.js';
+import { crmRoutes } from './routes/crm.js';
+import { eventRoutes } from './routes/events.js';
+
+export const restRoutes: RestRoute[] = [...crmRoutes, ...eventRoutes];
+
+/** Sent back by the service; ignored in request bodies rather than rejected. */
+const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+export interface RestDependencies {
+  schema: GraphQLSchema;
+  services: Services;
+  credentials: CredentialResolver;
+  rateLimiter: SharedRateLimiter;
+  logger: Logger;
+  bodyLimitBytes: number;
+  publicUrl: string;
+}
+
+type Locals = { principal: Principal };
+
+function isJson(req: Request): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
+}
+
+function withoutReadOnlyFields(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const field of READ_ONLY_FIELDS) delete copy[field];
+  return copy;
+}
+
+function parseBody(schema: z.ZodType | undefined, body: unknown): unknown {
+  if (!schema) return undefined;
+  const value = body === undefined ? {} : body;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object');
+  }
+  return parseInput(schema, withoutReadOnlyFields(value));
+}
+
+export function createRestRouter(deps: RestDependencies): Router {
+  const router = express.Router();
+  const jsonBody = express.json({ limit: deps.bodyLimitBytes, strict: true, type: () => true });
+  const openApi = buildOpenApiDocument(restRoutes, deps.publicUrl);
+
+  router.get('/openapi.json', (_req, res) => void res.json(openApi));
+
+  router.use((async (req: Request, res: Response<unknown, Locals>, next: NextFunction) => {
+    try {
+      res.locals.principal = await deps.credentials.resolve(req.headers.authorization);
+    } catch (error) {
+      return next(error);
+    }
+    const decision = await deps.rateLimiter.consume(res.locals.principal.credential.id);
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      return next(
+        new DomainError(
+          'RATE_LIMIT_EXCEEDED',
+          `Rate limit of ${decision.limit} requests exceeded; retry after ${decision.resetSeconds} seconds`,
+          undefined,
+          decision.resetSeconds,
+        ),
+      );
+    }
+    next();
+  }) as RequestHandler);
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const row of restRoutes) {
+    const operation = prepareOperation(deps.schema, row.operation);
+    const hasBody = row.method === 'post' || row.method === 'put';
+    methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
+
+    const handler = async (req: Request, res: Response<unknown, Locals>) => {
+      const principal = res.locals.principal;
+      if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
+      if (hasBody) {
+        const length = Number(req.headers['content-length'] ?? 0);
+        if ((length > 0 || req.headers['transfer-encoding']) && !isJson(req)) {
+          throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
+        }
+        await new Promise<void>((resolve, reject) =>
+          jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+        );
+      }
+      const variables = row.variables({
+        params: req.params as Record<string, string>,
+        query: row.query ? parseInput(row.query, req.query) : undefined,
+        body: parseBody(row.body, req.body),
+      });
+      const data = await runOperation(deps.schema, operation, variables, { principal, services: deps.services });
+      if (row.status === 204) res.status(204).end();
+      else res.status(row.status).json(data);
+    };
+    router[row.method](row.path, handler as unknown as RequestHandler);
+  }
+
+  router.use((req: Request, res: Response) => {
+    const allowed = [...methodsByPath].find(([path]) => matches(path, req.path))?.[1];
+    if (allowed) {
+      res.setHeader('Allow', allowed.join(', '));
+      return sendError(
+        res,
+        new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allowed.join(', ')}`),
+      );
+    }
+    sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}`));
+  });
+
+  router.use(restErrorHandler(deps.logger));
+  return router;
+}
+
+function matches(pattern: string, path: string): boolean {
+  const regex = new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`);
+  return regex.test(path);
+}
+
+export function restErrorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const domain = toDomainError(error);
+    if (domain.code === 'INTERNAL_ERROR')
+      logger.error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');
+    if (res.headersSent) return res.end();
+    sendError(res, domain);
+  };
+}

@@ -1,0 +1,127 @@
+// GET /v1/openapi.json: generated from the route table and its zod schemas, so
+// the document says what the server does (requests: the services' own schemas).
+import { z } from 'zod';
+import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
+import { errorSchema } from './response-schemas.js';
+import type { RestRoute } from './route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    reused: 'inline',
+  }) as JsonSchema;
+  return json;
+}
+
+/** A schema registered with .meta({id}) becomes a $ref to its component. */
+function responseSchema(schema: z.ZodType): JsonSchema {
+  const id = z.globalRegistry.get(schema)?.id;
+  return id ? { $ref: COMPONENT_URI(id) } : toSchema(schema, 'output');
+}
+
+function queryParameters(query: z.ZodType | undefined) {
+  if (!(query instanceof z.ZodObject)) return [];
+  const json = toSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema,
+  }));
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: COMPONENT_URI('Error') } } },
+});
+
+function errorResponses(row: RestRoute) {
+  const responses: Record<string, unknown> = {
+    '401': errorResponse('Missing, invalid, expired or revoked credential'),
+    '429': errorResponse('Rate limit exceeded; see Retry-After'),
+    '500': errorResponse('Internal error'),
+  };
+  if (row.query || row.body) responses['400'] = errorResponse('Invalid request (error.field names the field)');
+  if (row.scope) responses['403'] = errorResponse(`Credential lacks the ${row.scope} scope`);
+  if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
+  if (row.body) {
+    responses['409'] = errorResponse('Conflicts with an existing record');
+    responses['413'] = errorResponse('Body too large');
+    responses['415'] = errorResponse('Body is not JSON');
+  }
+  return responses;
+}
+
+function operationOf(row: RestRoute) {
+  const pathParameters = [...row.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const scopeNote = row.scope ? `Requires the \`${row.scope}\` scope (or \`admin\`).` : 'Any valid credential.';
+  return {
+    operationId: `${row.method}${row.path.replace(/\/:?(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+    tags: [row.tag],
+    summary: row.summary,
+    description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
+    security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
+    parameters: [...pathParameters, ...queryParameters(row.query)],
+    ...(row.body && {
+      requestBody: { required: true, content: { 'application/json': { schema: toSchema(row.body, 'input') } } },
+    }),
+    responses: {
+      [String(row.status)]:
+        row.status === 204 || !row.response
+          ? { description: 'No content' }
+          : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
+      ...errorResponses(row),
+    },
+  };
+}
+
+export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const row of routes) {
+    const path = row.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [row.method]: operationOf(row) };
+  }
+  const registered = z.toJSONSchema(z.globalRegistry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: COMPONENT_URI,
+  }) as { schemas: Record<string, JsonSchema> };
+  const schemas = Object.fromEntries(
+    Object.entries(registered.schemas).map(([id, { $schema: _dialect, id: _id, ...schema }]) => [id, schema]),
+  );
+  void errorSchema; // registered as the Error component on import
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business Platform API',
+      version: '1.0.0',
+      description: 'CRM, HR and finance. Errors use {"error": {code, message, field?, retryAfter?}}.',
+    },
+    servers: [{ url: `${publicUrl}/v1` }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `API key or OAuth access token. Scopes: ${Object.entries(SCOPE_DESCRIPTIONS)
+            .map(([scope, text]) => `${scope} (${text})`)
+            .join('; ')}`,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// Composes the HTTP service: /v1 (REST), /graphql, health; and owns the
+// long-lived parts (database client, key cache, rate-limit store) to close them.
+import express, { type Request, type Response } from 'express';
+import type { Config } from './config.js';
+import { CredentialResolver } from './auth/credentials.js';
+import { createPrisma, type PrismaClient } from './db/prisma.js';
+import { DomainError } from './errors.js';
+import { createGraphQLHttp } from './graphql/http.js';
+import { getSchema } from './graphql/schema.js';
+import type { Logger } from './logger.js';
+import { createRestRouter, restErrorHandler } from './rest/app.js';
+import { SharedRateLimiter } from './rest/rate-limit.js';
+import { createRateLimitStore } from './rest/rate-limit-store.js';
+import { sendError } from './rest/respond.js';
+import { createServices, type Services } from './services.js';
+
+export interface Platform {
+  app: express.Express;
+  prisma: PrismaClient;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function createPlatform(config: Config, databaseUrl: string, logger: Logger): Promise<Platform> {
+  const prisma = createPrisma(databaseUrl, config.databasePoolSize);
+  const services = createServices(prisma);
+  const credentials = new CredentialResolver(prisma, logger);
+  await credentials.listen(databaseUrl);
+  const rateLimitStore = await createRateLimitStore({ ...config.rateLimit, databaseUrl, redisUrl: config.redisUrl });
+  const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
+  const schema = await getSchema();
+  const graphql = await createGraphQLHttp(schema, services, credentials, config.bodyLimitBytes);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', 'loopback');
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await prisma.$queryRaw`select 1`;
+      res.json({ status: 'ready' });
+    } catch {
+      sendError(res, new DomainError('SERVICE_UNAVAILABLE', 'The database is not reachable'));
+    }
+  });
+  app.use(
+    '/v1',
+    createRestRouter({
+      schema,
+      services,
+      credentials,
+      rateLimiter,
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+      publicUrl: config.publicUrl,
+    }),
+  );
+  app.use('/graphql', ...graphql.handler);
+  app.use((req: Request, res: Response) =>
+    sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path}`)),
+  );
+  app.use(restErrorHandler(logger));
+
+  return {
+    app,
+    prisma,
+    services,
+    async close() {
+      await graphql.stop();
+      await credentials.close();
+      await rateLimitStore.close();
+      await prisma.$disconnect();
+    },
+  };
+}

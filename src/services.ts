@@ -1,0 +1,18 @@
+// The services every transport reaches, built once from explicit dependencies.
+import type { PrismaClient } from './db/prisma.js';
+import { ContactService } from './graphql/crm/contact.service.js';
+import { EventService } from './graphql/system/event.service.js';
+
+export interface Services {
+  prisma: PrismaClient;
+  contacts: ContactService;
+  events: EventService;
+}
+
+export function createServices(prisma: PrismaClient): Services {
+  return {
+    prisma,
+    contacts: new ContactService(prisma),
+    events: new EventService(prisma),
+  };
+}

@@ -41,12 +41,27 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   const { SchemaEngine } = await loadEngineModule();
   const datamodel = await readFile(SCHEMA_PATH, 'utf8');
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
-  const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_PATH, datamodel]] }, () => {}, adapter);
+  // Keep the adapters the engine opens: freeing the engine leaves their pools open.
+  const factory = new PrismaPg({ connectionString, max: 2 });
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracked = Object.assign(Object.create(factory) as PrismaPg, {
+    connect: async () => remember(await factory.connect()),
+    connectToShadowDb: async () => remember(await factory.connectToShadowDb()),
+  });
+  function remember<A extends { dispose(): Promise<void> }>(adapter: A): A {
+    opened.push(adapter);
+    return adapter;
+  }
+  const engine = await SchemaEngine.new(
+    { datamodels: [[SCHEMA_PATH, datamodel]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(tracked),
+  );
   try {
     return await use(engine);
   } finally {
     engine.free();
+    await Promise.all(opened.map((adapter) => adapter.dispose()));
   }
 }
 

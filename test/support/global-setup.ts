@@ -1,0 +1,69 @@
+// Once per `vitest run`: a PostgreSQL server (DATABASE_URL's, or an embedded one
+// under .data/test-postgres) and a template database with every migration
+// applied. Each test file clones the template, so files run in parallel.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { quoteIdentifier, withDatabaseName } from '../../src/db/database-url.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { applyMigrations, readMigrations } from '../../src/db/schema-engine.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresServerUrl: string;
+    templateDatabase: string;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Names the template after the migrations, so a changed migration makes a new one. */
+async function templateName(): Promise<string> {
+  const list = await readMigrations();
+  const hash = createHash('sha256');
+  for (const dir of list.migrationDirectories) {
+    hash.update(dir.path);
+    if (dir.migrationFile.content.tag === 'ok') hash.update(dir.migrationFile.content.value);
+  }
+  hash.update(await readFile(path.resolve('prisma/schema.prisma')));
+  return `bp_template_${hash.digest('hex').slice(0, 12)}`;
+}
+
+export default async function setup(project: TestProject) {
+  let stop = async () => {};
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const embedded = await startEmbeddedPostgres({ dir: path.resolve('.data/test-postgres'), port: await freePort() });
+    serverUrl = embedded.serverUrl;
+    stop = embedded.stop;
+  }
+  const template = await templateName();
+  const admin = new pg.Client({ connectionString: withDatabaseName(serverUrl, 'postgres') });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (!rowCount) {
+      const building = `${template}_building_${process.pid}`;
+      await admin.query(`create database ${quoteIdentifier(building)}`);
+      await applyMigrations(withDatabaseName(serverUrl, building));
+      await admin.query(`alter database ${quoteIdentifier(building)} rename to ${quoteIdentifier(template)}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  project.provide('postgresServerUrl', serverUrl);
+  project.provide('templateDatabase', template);
+  return stop;
+}

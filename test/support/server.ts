@@ -1,0 +1,105 @@
+// A real service on a loopback port over its own database, with helpers to
+// create organizations and API keys the way an operator would.
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { createApiKey } from '../../src/auth/api-keys.js';
+import type { Scope } from '../../src/auth/scopes.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import type { PrismaClient } from '../../src/db/prisma.js';
+import { createOrganization } from '../../src/graphql/system/organization.service.js';
+import { createLogger } from '../../src/logger.js';
+import { createPlatform } from '../../src/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestServer {
+  url: string;
+  databaseUrl: string;
+  prisma: PrismaClient;
+  config: Config;
+  /** A new organization with its admin user; returns its id. */
+  createOrganization(name?: string): Promise<string>;
+  /** A new API key for the organization; returns the Bearer key. */
+  createKey(organizationId: string, scopes: Scope[], options?: { expiresAt?: Date }): Promise<string>;
+  /** fetch against the server with a Bearer key and JSON body. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+let organizationCounter = 0;
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+): Promise<TestServer & { database: TestDatabase }> {
+  const db = database ?? (await createTestDatabase());
+  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url, ...env });
+  const platform = await createPlatform(config, db.url, createLogger(config));
+  const server = http.createServer(platform.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `Bearer ${options.key}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  };
+
+  return {
+    url,
+    databaseUrl: db.url,
+    database: db,
+    prisma: platform.prisma,
+    config,
+    request,
+    async createOrganization(name = `Org ${++organizationCounter}`) {
+      const created = await createOrganization(platform.prisma, {
+        name,
+        adminEmail: `admin-${process.pid}-${Date.now()}-${++organizationCounter}@example.test`,
+        adminPassword: 'correct horse battery',
+      });
+      return created.organization.id;
+    },
+    async createKey(organizationId, scopes, options = {}) {
+      const key = await createApiKey(platform.prisma, {
+        organizationId,
+        name: 'test key',
+        scopes,
+        expiresAt: options.expiresAt,
+      });
+      return key.key;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await platform.close();
+      if (!database) await db.drop();
+    },
+  };
+}

@@ -30,8 +30,9 @@ export class DomainError extends Error {
     message: string,
     readonly field?: string,
     readonly retryAfter?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'DomainError';
   }
 
@@ -51,7 +52,9 @@ export class DomainError extends Error {
 
 export const validationError = (field: string, message: string) => new DomainError('VALIDATION_ERROR', message, field);
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
-export const internalError = () => new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+/** A fault the caller cannot fix; the cause is logged, never shown. */
+export const internalError = (cause?: unknown) =>
+  new DomainError('INTERNAL_ERROR', 'An internal error occurred', undefined, undefined, { cause });
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in ERROR_STATUS;

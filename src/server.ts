@@ -29,7 +29,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const rateLimitStore = await createRateLimitStore({ ...config.rateLimit, databaseUrl, redisUrl: config.redisUrl });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
   const schema = await getSchema();
-  const graphql = await createGraphQLHttp(schema, services, credentials, config.bodyLimitBytes);
+  const graphql = await createGraphQLHttp(schema, services, credentials, config.bodyLimitBytes, logger);
 
   const app = express();
   app.disable('x-powered-by');

@@ -2,7 +2,7 @@
 // codes) and, for validation, extensions.field. Anything unexpected becomes
 // INTERNAL_ERROR without its message, which may hold SQL or paths.
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { DomainError, isErrorCode } from '../errors.js';
+import { DomainError, internalError, isErrorCode } from '../errors.js';
 
 export function toGraphQLError(error: DomainError): GraphQLError {
   return new GraphQLError(error.message, {
@@ -23,18 +23,19 @@ export function domainErrorOf(error: GraphQLError): DomainError {
     return new DomainError('VALIDATION_ERROR', error.message, field);
   }
   if (isErrorCode(code) && !original) return new DomainError(code, error.message);
-  return new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+  return internalError(original ?? error);
 }
 
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const domain =
-    error instanceof GraphQLError
-      ? domainErrorOf(error)
-      : new DomainError('INTERNAL_ERROR', 'An internal error occurred');
-  return {
-    message: domain.message,
-    locations: formatted.locations,
-    path: formatted.path,
-    extensions: { code: domain.code, ...(domain.field !== undefined && { field: domain.field }) },
+/** Apollo's formatError: the DomainError's code and field, and a log line for internal faults. */
+export function graphQLErrorFormatter(logError: (cause: unknown) => void) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const domain = error instanceof GraphQLError ? domainErrorOf(error) : internalError(error);
+    if (domain.code === 'INTERNAL_ERROR') logError(domain.cause ?? error);
+    return {
+      message: domain.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: domain.code, ...(domain.field !== undefined && { field: domain.field }) },
+    };
   };
 }

@@ -6,7 +6,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { CredentialResolver } from '../auth/credentials.js';
 import type { Services } from '../services.js';
 import type { Context } from './context.js';
-import { formatGraphQLError } from './errors.js';
+import type { Logger } from '../logger.js';
+import { graphQLErrorFormatter } from './errors.js';
 
 export interface GraphQLHttp {
   handler: RequestHandler[];
@@ -18,8 +19,10 @@ export async function createGraphQLHttp(
   services: Services,
   credentials: CredentialResolver,
   bodyLimitBytes: number,
+  logger: Logger,
 ): Promise<GraphQLHttp> {
-  const apollo = new ApolloServer<Context>({ schema, formatError: formatGraphQLError, introspection: true });
+  const formatError = graphQLErrorFormatter((cause) => logger.error({ err: cause }, 'graphql operation failed'));
+  const apollo = new ApolloServer<Context>({ schema, formatError, introspection: true });
   await apollo.start();
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }): Promise<Context> => {

@@ -13,6 +13,7 @@ import { missingScope } from '../graphql/auth-checker.js';
 import type { Services } from '../services.js';
 import { parseInput } from '../validation.js';
 import { prepareOperation, runOperation } from './execute.js';
+import { IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKey, requestHash } from './idempotency.js';
 import { buildOpenApiDocument } from './openapi.js';
 import type { SharedRateLimiter } from './rate-limit.js';
 import { sendError, toDomainError } from './respond.js';
@@ -36,6 +37,39 @@ export interface RestDependencies {
 }
 
 type Locals = { principal: Principal };
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** Runs `answer` once per Idempotency-Key: repeats get the stored answer back. */
+async function answerOnce(
+  store: IdempotencyStore,
+  organizationId: string,
+  key: string,
+  req: Request,
+  res: Response,
+  answer: () => Promise<Answer>,
+): Promise<Answer> {
+  const claim = await store.claim(organizationId, key, requestHash(req.method, req.baseUrl + req.path, req.body));
+  if (claim.kind === 'replay') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    return { status: claim.status, body: claim.body ?? undefined };
+  }
+  let result: Answer;
+  try {
+    result = await answer();
+  } catch (error) {
+    const domain = toDomainError(error);
+    // A client error is the answer to this request; a server fault may be retried.
+    if (domain.status >= 500) await store.release(organizationId, key);
+    else await store.complete(organizationId, key, domain.status, { error: domain.toBody() });
+    throw error;
+  }
+  await store.complete(organizationId, key, result.status, result.body);
+  return result;
+}
 
 function isJson(req: Request): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
@@ -61,6 +95,7 @@ export function createRestRouter(deps: RestDependencies): Router {
   const router = express.Router();
   const jsonBody = express.json({ limit: deps.bodyLimitBytes, strict: true, type: () => true });
   const openApi = buildOpenApiDocument(restRoutes, deps.publicUrl);
+  const idempotency = new IdempotencyStore(deps.services.prisma);
 
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
@@ -93,6 +128,17 @@ export function createRestRouter(deps: RestDependencies): Router {
     const hasBody = row.method === 'post' || row.method === 'put';
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
 
+    /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
+    const answer = async (req: Request, principal: Principal): Promise<Answer> => {
+      const variables = row.variables({
+        params: req.params as Record<string, string>,
+        query: row.query ? parseInput(row.query, req.query) : undefined,
+        body: parseBody(row.body, req.body),
+      });
+      const data = await runOperation(deps.schema, operation, variables, { principal, services: deps.services });
+      return { status: row.status, body: row.status === 204 ? undefined : data };
+    };
+
     const handler = async (req: Request, res: Response<unknown, Locals>) => {
       const principal = res.locals.principal;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
@@ -105,14 +151,14 @@ export function createRestRouter(deps: RestDependencies): Router {
           jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
         );
       }
-      const variables = row.variables({
-        params: req.params as Record<string, string>,
-        query: row.query ? parseInput(row.query, req.query) : undefined,
-        body: parseBody(row.body, req.body),
-      });
-      const data = await runOperation(deps.schema, operation, variables, { principal, services: deps.services });
-      if (row.status === 204) res.status(204).end();
-      else res.status(row.status).json(data);
+      const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
+      const result = idempotencyKey
+        ? await answerOnce(idempotency, principal.organizationId, idempotencyKey, req, res, () =>
+            answer(req, principal),
+          )
+        : await answer(req, principal);
+      if (result.body === undefined) res.status(result.status).end();
+      else res.status(result.status).json(result.body);
     };
     router[row.method](row.path, handler as unknown as RequestHandler);
   }

@@ -2,7 +2,7 @@
 // is parsed and validated once at start-up, then executed per request against
 // the same schema and context as /graphql. No HTTP self-call, no second logic.
 import { execute, parse, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { DomainError } from '../errors.js';
+import { internalError } from '../errors.js';
 import type { Context } from '../graphql/context.js';
 import { domainErrorOf } from '../graphql/errors.js';
 
@@ -34,6 +34,6 @@ export async function runOperation(
   const result = await execute({ schema, document: operation.document, variableValues, contextValue });
   if (result.errors?.length) throw domainErrorOf(result.errors[0]!);
   const data = result.data?.[operation.rootField];
-  if (data === undefined) throw new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+  if (data === undefined) throw internalError(new Error(`no data for ${operation.rootField}`));
   return data;
 }

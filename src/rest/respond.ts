@@ -1,6 +1,6 @@
 // Every REST error leaves through here, in the specification's envelope.
 import type { Response } from 'express';
-import { DomainError } from '../errors.js';
+import { DomainError, internalError } from '../errors.js';
 
 export function sendError(res: Response, error: DomainError): void {
   if (error.code === 'UNAUTHORIZED') {
@@ -26,6 +26,6 @@ export function toDomainError(error: unknown): DomainError {
     case 'request.size.invalid':
       return new DomainError('VALIDATION_ERROR', 'The request body was incomplete');
     default:
-      return new DomainError('INTERNAL_ERROR', 'An internal error occurred');
+      return internalError(error);
   }
 }

@@ -1,8 +1,9 @@
 // Once per `vitest run`: a PostgreSQL server (DATABASE_URL's, or an embedded one
-// under .data/test-postgres) and a template database with every migration
+// in a temporary directory) and a template database with every migration
 // applied. Each test file clones the template, so files run in parallel.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -45,9 +46,15 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres({ dir: path.resolve('.data/test-postgres'), port: await freePort() });
+    // A cluster of its own per run (initdb takes ~2 s), so concurrent runs never share one.
+    const dir = await mkdtemp(path.join(tmpdir(), 'bp-test-postgres-'));
+    await chmod(dir, 0o755); // as root, PostgreSQL runs as the postgres user and must enter it
+    const embedded = await startEmbeddedPostgres({ dir, port: await freePort() });
     serverUrl = embedded.serverUrl;
-    stop = embedded.stop;
+    stop = async () => {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
   }
   const template = await templateName();
   const admin = new pg.Client({ connectionString: withDatabaseName(serverUrl, 'postgres') });

@@ -1,0 +1,303 @@
+// npm run bench: the service against a minimal node:http + pg baseline
+// (bench/baseline.ts) on the same PostgreSQL, same data, same load, side by side.
+//
+//   DATABASE_URL       a PostgreSQL server to use (a fresh database bp_bench is created
+//                      on it and dropped at the end); unset: embedded PostgreSQL under
+//                      .data/bench on a free port
+//   BENCH_DURATION_S   seconds measured per scenario and server (default 10)
+//   BENCH_WARMUP_S     seconds of warm-up per scenario and server (default 2)
+//   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
+//   BENCH_PROFILE=1    run the service under --cpu-prof and print where its CPU time went
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createApiKey } from '../src/auth/api-keys.js';
+import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
+import { createPrisma } from '../src/db/prisma.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { openDatabase } from '../src/db/server.js';
+import { createOrganization } from '../src/graphql/system/organization.service.js';
+import { summarizeProfile } from './profile.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DATA_DIR = path.join(ROOT, '.data/bench');
+const PROFILE_DIR = path.join(DATA_DIR, 'profiles');
+const DATABASE = 'bp_bench';
+const CONTACTS = 10_000;
+const CONNECTIONS = 32;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+const PROFILE = process.env.BENCH_PROFILE === '1';
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** The service's throughput must be at least this share of the baseline's. */
+  target: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'GET list', method: 'GET', path: '/v1/crm/contacts?page=1&limit=50', target: 0.75 },
+  {
+    name: 'POST create',
+    method: 'POST',
+    path: '/v1/crm/contacts',
+    // autocannon puts a unique id in place of [<id>] for every request.
+    body: JSON.stringify({
+      email: 'bench-[<id>]@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'Analytical Engines',
+      tags: ['bench', 'vip'],
+    }),
+    target: 0.4,
+  },
+];
+
+interface Server {
+  name: 'service' | 'baseline';
+  url: string;
+}
+
+// Run in reverse order on exit, SIGINT or SIGTERM: children, then the database.
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanup(): Promise<void> {
+  for (let task = cleanups.pop(); task; task = cleanups.pop()) {
+    await task().catch((error: unknown) => console.error('cleanup:', error));
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated bp_bench database on DATABASE_URL's server or an embedded one. */
+async function createBenchDatabase(): Promise<{ url: string; where: string }> {
+  const port = await freePort();
+  const server = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: DATA_DIR,
+    embeddedPostgresPort: port,
+  });
+  cleanups.push(() => server.close());
+  const admin = withDatabaseName(server.url, 'postgres');
+  const drop = (client: pg.Client) => client.query(`drop database if exists ${quoteIdentifier(DATABASE)} with (force)`);
+  await withClient(admin, async (client) => {
+    await drop(client);
+    await client.query(`create database ${quoteIdentifier(DATABASE)}`);
+  });
+  cleanups.push(() => withClient(admin, drop).then(() => {}));
+  const url = withDatabaseName(server.url, DATABASE);
+  await applyMigrations(url);
+  const where = server.embedded ? `embedded, 127.0.0.1:${port}, ${DATA_DIR}` : new URL(server.url).host;
+  return { url, where };
+}
+
+/** An organization, its API key (crm:read crm:write) and CONTACTS contacts; returns the key. */
+async function seed(url: string): Promise<string> {
+  const prisma = createPrisma(url, 2);
+  try {
+    const { organization } = await createOrganization(prisma, {
+      name: 'Bench',
+      adminEmail: 'admin@bench.example',
+      adminPassword: 'bench-password',
+    });
+    const { key } = await createApiKey(prisma, {
+      organizationId: organization.id,
+      name: 'bench',
+      scopes: ['crm:read', 'crm:write'],
+    });
+    // createdAt is a permutation of the ids (7919 is prime to 10000): ordering does real work.
+    await withClient(url, async (client) => {
+      await client.query(
+        `insert into "Contact" (id, "organizationId", "firstName", "lastName", email, company, phone, tags, "createdAt", "updatedAt")
+         select 'con_seed' || lpad(i::text, 22, '0'), $1, 'First' || i, 'Last' || i, 'contact' || i || '@seed.example',
+                'Company ' || (i % 100), '+1 555 ' || lpad(i::text, 7, '0'), array['seed', 'tag' || (i % 10)], at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
+        [organization.id, CONTACTS],
+      );
+      await client.query('analyze');
+    });
+    return key;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function startServer(
+  name: Server['name'],
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), DATABASE_POOL_SIZE: String(POOL_SIZE) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  cleanups.push(() => stopChild(child));
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 120_000; ; await sleep(250)) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    if (Date.now() > deadline) throw new Error(`${name} was not ready at ${url}${readyPath} within 120 s`);
+    const ok = await fetch(url + readyPath).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return { name, url };
+  }
+}
+
+/** Both servers must answer the list with the same bytes, or the comparison means nothing. */
+async function checkSameAnswers(servers: Server[], key: string): Promise<void> {
+  const bodies = await Promise.all(
+    servers.map(async ({ name, url }) => {
+      const response = await fetch(url + SCENARIOS[0]!.path, { headers: { authorization: `Bearer ${key}` } });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`${name}: GET answered ${response.status}: ${text}`);
+      return text;
+    }),
+  );
+  if (bodies[0] !== bodies[1]) {
+    throw new Error(`service and baseline list different contacts:\n${bodies.map((b) => b.slice(0, 400)).join('\n')}`);
+  }
+}
+
+function load(server: Server, scenario: Scenario, key: string, duration: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: server.url + scenario.path,
+    method: scenario.method,
+    connections: CONNECTIONS,
+    duration,
+    headers: { authorization: `Bearer ${key}`, ...(scenario.body && { 'content-type': 'application/json' }) },
+    body: scenario.body,
+    idReplacement: scenario.body !== undefined,
+  });
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
+  console.log(line(rows[0]!));
+  console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+async function main(): Promise<void> {
+  const database = await createBenchDatabase();
+  const key = await seed(database.url);
+  if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
+
+  const service = await startServer(
+    'service',
+    [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', 'src/main.ts'],
+    {
+      DATABASE_URL: database.url,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000000',
+    },
+    '/readyz',
+  );
+  const baseline = await startServer(
+    'baseline',
+    ['--import', 'tsx', 'bench/baseline.ts'],
+    { DATABASE_URL: database.url },
+    '/healthz',
+  );
+  const servers = [service, baseline];
+  await checkSameAnswers(servers, key);
+
+  console.log(
+    `PostgreSQL: ${database.where}; ${CONTACTS} contacts; pool size ${POOL_SIZE} (both servers); ` +
+      `${CONNECTIONS} connections; ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario and server; ` +
+      `node ${process.version}, ${os.cpus().length} CPUs`,
+  );
+  const rows = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio']];
+  const misses: string[] = [];
+  for (const scenario of SCENARIOS) {
+    for (const server of servers) await load(server, scenario, key, WARMUP_S);
+    const results = new Map<Server['name'], autocannon.Result>();
+    for (const server of servers) {
+      console.log(`measuring ${scenario.name} on ${server.name}...`);
+      results.set(server.name, await load(server, scenario, key, DURATION_S));
+    }
+    const ratio = results.get('service')!.requests.average / results.get('baseline')!.requests.average;
+    const verdict = `${(ratio * 100).toFixed(0)}% (target >= ${scenario.target * 100}%${ratio < scenario.target ? ', MISSED' : ''})`;
+    if (ratio < scenario.target) misses.push(scenario.name);
+    for (const [name, result] of results) {
+      rows.push([
+        scenario.name,
+        name,
+        result.requests.average.toFixed(0),
+        result.latency.p50.toFixed(1),
+        result.latency.p99.toFixed(1),
+        String(result.non2xx),
+        String(result.errors + result.timeouts),
+        name === 'service' ? verdict : '',
+      ]);
+    }
+  }
+  console.log();
+  printTable(rows);
+  if (misses.length) console.log(`\nBelow target: ${misses.join(', ')}`);
+  if (rows.slice(1).some((row) => row[5] !== '0' || row[6] !== '0')) {
+    console.log('\nWARNING: some requests failed (non-2xx or errors); the numbers above include them.');
+  }
+
+  if (PROFILE) {
+    await cleanup(); // the service writes its profiles (one per thread) when it exits
+    const mainThread = readdirSync(PROFILE_DIR)
+      .map((file) => path.join(PROFILE_DIR, file))
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+    if (mainThread) console.log('\n' + summarizeProfile(mainThread));
+  }
+}
+
+try {
+  await main();
+} finally {
+  await cleanup();
+}

@@ -1,0 +1,115 @@
+// The database for a short-lived process (the CLI): DATABASE_URL when set;
+// otherwise the embedded PostgreSQL under DATA_DIR, used as it is when a server
+// (npm start) already runs it, or started here and stopped by close().
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { ensureDatabase, withDatabaseName } from '../db/database-url.js';
+import { EMBEDDED_DATABASE_NAME, openDatabase, type DatabaseHandle } from '../db/server.js';
+
+export interface AttachedDatabase extends DatabaseHandle {
+  /** url: DATABASE_URL; attached: an embedded PostgreSQL already running; started: started by this process. */
+  origin: 'url' | 'attached' | 'started';
+}
+
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPostgresPort'>;
+
+const CONNECT_TIMEOUT_MS = 10_000;
+/** How long to wait for an embedded PostgreSQL that is starting up or shutting down. */
+const TRANSITION_WAIT_MS = 15_000;
+
+export class DatabaseUnavailableError extends Error {}
+
+export async function attachOrStartDatabase(
+  config: DatabaseConfig,
+  onLog?: (line: string) => void,
+): Promise<AttachedDatabase> {
+  if (config.databaseUrl) {
+    const handle = await openDatabase(config);
+    await checkConnection(handle.url, 'DATABASE_URL');
+    return { ...handle, origin: 'url' };
+  }
+  const running = await attachEmbeddedPostgres(config);
+  if (running) return running;
+  try {
+    return { ...(await openDatabase(config, onLog)), origin: 'started' };
+  } catch (error) {
+    // Another process may have started it between the probe and our start.
+    const late = await attachEmbeddedPostgres(config).catch(() => undefined);
+    if (late) return late;
+    throw error;
+  }
+}
+
+/**
+ * Connects to the embedded PostgreSQL of DATA_DIR if one is listening on
+ * EMBEDDED_PG_PORT (the layout of startEmbeddedPostgres: <DATA_DIR>/postgres/password);
+ * undefined when none is. Something else on that port is an error.
+ */
+export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<AttachedDatabase | undefined> {
+  const passwordFile = path.join(config.dataDir, 'postgres', 'password');
+  let password: string;
+  try {
+    password = (await readFile(passwordFile, 'utf8')).trim();
+  } catch (error) {
+    // Never initialised: no server of this DATA_DIR can be running.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const port = config.embeddedPostgresPort;
+  const serverUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + TRANSITION_WAIT_MS;
+  for (;;) {
+    const problem = await probe(serverUrl);
+    if (problem === undefined) break;
+    if (problem.code === 'ECONNREFUSED') return undefined;
+    // 57P03: the server is starting up or shutting down; wait for it to settle.
+    if (problem.code === '57P03' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    throw new DatabaseUnavailableError(
+      `something listens on 127.0.0.1:${port} but it is not usable as the embedded PostgreSQL of ` +
+        `${config.dataDir} (${problem.message}); stop it, or set EMBEDDED_PG_PORT or DATABASE_URL`,
+    );
+  }
+  await ensureDatabase(serverUrl, EMBEDDED_DATABASE_NAME);
+  return {
+    url: withDatabaseName(serverUrl, EMBEDDED_DATABASE_NAME),
+    embedded: true,
+    origin: 'attached',
+    close: async () => {},
+  };
+}
+
+/** Fails with a message naming the server (never its password) when it cannot be reached. */
+export async function checkConnection(url: string, what: string): Promise<void> {
+  const problem = await probe(url);
+  if (problem === undefined) return;
+  let where = 'the database';
+  try {
+    const parsed = new URL(url);
+    where = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+  } catch {
+    // keep the generic wording
+  }
+  throw new DatabaseUnavailableError(`cannot connect to PostgreSQL at ${where} (${what}): ${problem.message}`);
+}
+
+async function probe(url: string): Promise<{ code?: string; message: string } | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    const err = error as { code?: string; message?: string; errors?: { code?: string }[] };
+    // Several addresses refused (AggregateError): report the common code.
+    const code = err.code ?? err.errors?.[0]?.code;
+    return { code, message: err.message || code || String(error) };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

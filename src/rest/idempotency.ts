@@ -1,0 +1,76 @@
+// Idempotency-Key on POST (DECISIONS.md): a repeat with the same key and body
+// gets the first answer again; the same key with another body is 409 CONFLICT.
+// Keys are per organization and kept 24 hours. A request still running holds
+// its key; if it died without answering, the key is free again after a minute.
+import { createHash } from 'node:crypto';
+import type { PrismaClient } from '../db/prisma.js';
+import { DomainError } from '../errors.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEEP_HOURS = 24;
+const ABANDONED_AFTER_SECONDS = 60;
+
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+
+export function requestHash(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n`)
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
+}
+
+export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || value.length > 255 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters',
+      'Idempotency-Key',
+    );
+  }
+  return value;
+}
+
+export class IdempotencyStore {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Claims the key for this request, or returns the answer to replay; throws CONFLICT. */
+  async claim(organizationId: string, key: string, hash: string): Promise<IdempotencyClaim> {
+    const claimed = await this.prisma.$queryRaw<{ key: string }[]>`
+      insert into "IdempotencyKey" ("organizationId", "key", "requestHash", "status")
+      values (${organizationId}, ${key}, ${hash}, 'processing')
+      on conflict ("organizationId", "key") do update
+        set "requestHash" = excluded."requestHash", "status" = 'processing',
+            "responseStatus" = null, "responseBody" = null, "createdAt" = now()
+        where "IdempotencyKey"."createdAt" < now() - make_interval(hours => ${KEEP_HOURS})
+           or ("IdempotencyKey"."status" = 'processing'
+               and "IdempotencyKey"."createdAt" < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS}))
+      returning "key"`;
+    if (claimed.length) return { kind: 'claimed' };
+
+    const existing = await this.prisma.idempotencyKey.findUnique({
+      where: { organizationId_key: { organizationId, key } },
+    });
+    if (!existing) return this.claim(organizationId, key, hash); // deleted meanwhile: try again
+    if (existing.requestHash !== hash) {
+      throw new DomainError('CONFLICT', 'This Idempotency-Key was used with a different request', 'Idempotency-Key');
+    }
+    if (existing.status !== 'completed' || existing.responseStatus === null) {
+      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress', 'Idempotency-Key');
+    }
+    return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
+  }
+
+  async complete(organizationId: string, key: string, status: number, body: unknown): Promise<void> {
+    await this.prisma.idempotencyKey.update({
+      where: { organizationId_key: { organizationId, key } },
+      data: { status: 'completed', responseStatus: status, responseBody: (body ?? undefined) as never },
+    });
+  }
+
+  /** After a server fault the request may be retried with the same key. */
+  async release(organizationId: string, key: string): Promise<void> {
+    await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, key, status: 'processing' } });
+  }
+}

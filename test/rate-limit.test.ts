@@ -1,0 +1,296 @@
+import 'reflect-metadata';
+// Per-credential rate limits as an integrator sees them: RateLimit-* headers on
+// every answer, 429 RATE_LIMIT_EXCEEDED with retryAfter and Retry-After once the
+// budget is spent, and one budget shared by every server process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
+
+const REDIS_URL = process.env.REDIS_URL;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function header(res: TestResponse, name: string): number {
+  const value = res.headers.get(name);
+  expect(value, `${name} header`).toMatch(/^\d+$/);
+  return Number(value);
+}
+
+/** The RateLimit-* headers every /v1 answer to a credential carries. */
+function expectRateLimitHeaders(res: TestResponse, limit: number, windowSeconds: number) {
+  expect(header(res, 'RateLimit-Limit')).toBe(limit);
+  const remaining = header(res, 'RateLimit-Remaining');
+  expect(remaining).toBeGreaterThanOrEqual(0);
+  expect(remaining).toBeLessThan(limit);
+  const reset = header(res, 'RateLimit-Reset');
+  expect(reset).toBeGreaterThan(0);
+  expect(reset).toBeLessThanOrEqual(windowSeconds);
+  return { remaining, reset };
+}
+
+/** A 429 in the specification's envelope, with Retry-After equal to retryAfter. */
+function expectRateLimited(res: TestResponse, limit: number, windowSeconds: number) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({
+    error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String), retryAfter: expect.any(Number) },
+  });
+  const retryAfter = res.body.error.retryAfter as number;
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(res.body.error.message.length).toBeGreaterThan(0);
+  expect(res.headers.get('Retry-After')).toBe(String(retryAfter));
+  const { remaining } = expectRateLimitHeaders(res, limit, windowSeconds);
+  expect(remaining).toBe(0);
+  return retryAfter;
+}
+
+const list = (server: TestServer, key: string) => server.request('GET', '/v1/crm/contacts?limit=1', { key });
+
+describe('a budget of 5 requests per 60 s', () => {
+  const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60' };
+  let server: TestServer;
+  let org: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(env);
+    org = await server.createOrganization();
+  });
+  afterAll(() => server.close());
+
+  it('counts every answer down in RateLimit-* headers, then answers 429 with retryAfter and Retry-After', async () => {
+    const key = await server.createKey(org, ['crm:read', 'crm:write']);
+    const answers = [
+      await list(server, key),
+      await server.request('GET', '/v1/crm/contacts/con_missing', { key }),
+      await server.request('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } }),
+      await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'counted@example.com' } }),
+      await list(server, key),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 404, 400, 201, 200]);
+    const remaining = answers.map((res) => expectRateLimitHeaders(res, 5, 60).remaining);
+    expect(remaining).toEqual([4, 3, 2, 1, 0]);
+
+    const sixth = await list(server, key);
+    const retryAfter = expectRateLimited(sixth, 5, 60);
+    // Retry-After tells the truth about the window the headers describe.
+    expect(retryAfter).toBe(header(sixth, 'RateLimit-Reset'));
+
+    // Still limited, whatever the method or path, and a refused write changes nothing.
+    const refusedWrite = await server.request('POST', '/v1/crm/contacts', {
+      key,
+      body: { email: 'refused@example.com' },
+    });
+    expectRateLimited(refusedWrite, 5, 60);
+    expectRateLimited(await server.request('GET', '/v1/events', { key }), 5, 60);
+
+    const otherKey = await server.createKey(org, ['crm:read']);
+    const check = await server.request('GET', '/v1/crm/contacts?email=refused@example.com', { key: otherKey });
+    expect(check.status).toBe(200);
+    expect(check.body.data).toEqual([]);
+  });
+
+  it('keeps a separate budget for each credential, even within one organization', async () => {
+    const spent = await server.createKey(org, ['crm:read']);
+    for (let i = 0; i < 5; i++) expect((await list(server, spent)).status).toBe(200);
+    expectRateLimited(await list(server, spent), 5, 60);
+
+    const sibling = await server.createKey(org, ['crm:read']);
+    const res = await list(server, sibling);
+    expect(res.status).toBe(200);
+    expect(expectRateLimitHeaders(res, 5, 60).remaining).toBe(4);
+
+    const otherOrg = await server.createOrganization();
+    const stranger = await server.createKey(otherOrg, ['crm:read']);
+    const strangerRes = await list(server, stranger);
+    expect(strangerRes.status).toBe(200);
+    expect(expectRateLimitHeaders(strangerRes, 5, 60).remaining).toBe(4);
+
+    // And the spent key is still refused.
+    expectRateLimited(await list(server, spent), 5, 60);
+  });
+
+  it('does not charge requests without a valid credential to anybody', async () => {
+    const key = await server.createKey(org, ['crm:read']);
+    for (let i = 0; i < 7; i++) {
+      const res = await server.request('GET', '/v1/crm/contacts', { key: 'bpk_not_a_real_key' });
+      expect(res.status).toBe(401);
+    }
+    const res = await list(server, key);
+    expect(res.status).toBe(200);
+    expect(expectRateLimitHeaders(res, 5, 60).remaining).toBe(4);
+  });
+
+  it('refuses exactly the requests over budget when they arrive all at once', async () => {
+    const key = await server.createKey(org, ['crm:read']);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => list(server, key)));
+    const statuses = answers.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+    const remaining = answers.filter((res) => res.status === 200).map((res) => header(res, 'RateLimit-Remaining'));
+    expect(remaining.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4]);
+    for (const res of answers.filter((r) => r.status === 429)) expectRateLimited(res, 5, 60);
+  });
+});
+
+describe('a new window', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: '1' });
+    key = await server.createKey(await server.createOrganization(), ['crm:read']);
+  });
+  afterAll(() => server.close());
+
+  it('admits requests again once Retry-After seconds have passed, with a full budget', async () => {
+    expect((await list(server, key)).status).toBe(200);
+    expect((await list(server, key)).status).toBe(200);
+    const refused = await list(server, key);
+    const retryAfter = expectRateLimited(refused, 2, 1);
+    expect(retryAfter).toBe(1);
+
+    await sleep(retryAfter * 1000 + 250);
+    const again = await list(server, key);
+    expect(again.status).toBe(200);
+    expect(expectRateLimitHeaders(again, 2, 1).remaining).toBe(1);
+    expect((await list(server, key)).status).toBe(200);
+    expectRateLimited(await list(server, key), 2, 1);
+  });
+});
+
+/** Two server processes' worth of service over one database (and Redis when given). */
+function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
+  describe(title, () => {
+    const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60', ...extraEnv };
+    let database: TestDatabase;
+    let a: TestServer;
+    let b: TestServer;
+    let org: string;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      a = await startTestServer(env, database);
+      b = await startTestServer(env, database);
+      org = await a.createOrganization();
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+      await database?.drop();
+    });
+
+    it('admits exactly 5 of 3 + 3 sequential requests spread over both servers', async () => {
+      const key = await a.createKey(org, ['crm:read']);
+      const answers: TestResponse[] = [];
+      for (const server of [a, a, a, b, b, b]) answers.push(await list(server, key));
+      expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(answers.slice(0, 5).map((res) => expectRateLimitHeaders(res, 5, 60).remaining)).toEqual([4, 3, 2, 1, 0]);
+      expectRateLimited(answers[5]!, 5, 60);
+      // The first server learns that the budget is gone, too.
+      expectRateLimited(await list(a, key), 5, 60);
+      expectRateLimited(await list(b, key), 5, 60);
+    });
+
+    it('admits exactly 5 of 6 requests alternating between the servers', async () => {
+      const key = await a.createKey(org, ['crm:read']);
+      const answers: TestResponse[] = [];
+      for (const server of [a, b, a, b, a, b]) answers.push(await list(server, key));
+      expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(answers.slice(0, 5).map((res) => expectRateLimitHeaders(res, 5, 60).remaining)).toEqual([4, 3, 2, 1, 0]);
+      expectRateLimited(answers[5]!, 5, 60);
+      expectRateLimited(await list(a, key), 5, 60);
+    });
+
+    it('admits exactly 5 of 3 + 3 concurrent requests to both servers', async () => {
+      const key = await a.createKey(org, ['crm:read']);
+      const answers = await Promise.all([a, a, a, b, b, b].map((server) => list(server, key)));
+      expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
+      expect(answers.filter((res) => res.status === 429)).toHaveLength(1);
+      const remaining = answers.filter((res) => res.status === 200).map((res) => header(res, 'RateLimit-Remaining'));
+      expect(remaining.sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4]);
+      expectRateLimited(await list(a, key), 5, 60);
+      expectRateLimited(await list(b, key), 5, 60);
+    });
+
+    it('admits exactly 5 of 20 concurrent requests to both servers', async () => {
+      const key = await a.createKey(org, ['crm:read']);
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? b : a, key)));
+      expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
+      for (const res of answers.filter((r) => r.status === 429)) expectRateLimited(res, 5, 60);
+    });
+  });
+}
+
+sharedBudgetSuite('one budget shared by two servers on one database (PostgreSQL store)', {});
+
+describe.skipIf(!REDIS_URL)('with REDIS_URL', () => {
+  sharedBudgetSuite('one budget shared by two servers (Redis store)', { REDIS_URL: REDIS_URL ?? '' });
+});
+
+describe('a burst against a large budget on two servers', () => {
+  const LIMIT = 1000;
+  const env = { RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' };
+  let database: TestDatabase;
+  let a: TestServer;
+  let b: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    a = await startTestServer(env, database);
+    b = await startTestServer(env, database);
+    key = await a.createKey(await a.createOrganization(), ['crm:read']);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  async function burst(count: number) {
+    const servers = Array.from({ length: count }, (_, i) => (i % 2 ? b : a));
+    const answers = await Promise.all(servers.map((server) => list(server, key)));
+    return answers.map((res, i) => ({ res, server: servers[i]! }));
+  }
+
+  /** Within one server, each admitted request is told a different, lower remaining count. */
+  function expectConsistentRemaining(answers: { res: TestResponse; server: TestServer }[]) {
+    for (const server of [a, b]) {
+      const remaining = answers
+        .filter((answer) => answer.server === server && answer.res.status === 200)
+        .map((answer) => expectRateLimitHeaders(answer.res, LIMIT, 60).remaining);
+      expect(new Set(remaining).size).toBe(remaining.length);
+    }
+    for (const { res } of answers.filter((answer) => answer.res.status === 429)) expectRateLimited(res, LIMIT, 60);
+  }
+
+  it('admits all 300 concurrent requests that fit the budget, then never more than the budget', async () => {
+    const first = await burst(300);
+    expect(first.filter(({ res }) => res.status !== 200).map(({ res }) => res.status)).toEqual([]);
+    expectConsistentRemaining(first);
+
+    const second = await burst(900);
+    expectConsistentRemaining(second);
+    const admittedInBursts = [...first, ...second].filter(({ res }) => res.status === 200).length;
+    expect(admittedInBursts).toBeLessThanOrEqual(LIMIT);
+    expect(second.filter(({ res }) => res.status === 429).length).toBeGreaterThan(0);
+
+    // Points a server still holds may be spent there, but only up to the budget:
+    // once both servers refuse, exactly LIMIT requests have been admitted in all.
+    let drained = 0;
+    for (const server of [a, b]) {
+      for (let i = 0; i <= LIMIT; i++) {
+        const res = await list(server, key);
+        if (res.status === 429) {
+          expectRateLimited(res, LIMIT, 60);
+          break;
+        }
+        expect(res.status).toBe(200);
+        drained++;
+      }
+    }
+    expect(admittedInBursts + drained).toBe(LIMIT);
+    expectRateLimited(await list(a, key), LIMIT, 60);
+    expectRateLimited(await list(b, key), LIMIT, 60);
+  });
+});

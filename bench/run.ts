@@ -6,6 +6,8 @@
 //                      .data/bench on a free port
 //   BENCH_DURATION_S   seconds measured per scenario and server (default 10)
 //   BENCH_WARMUP_S     seconds of warm-up per scenario and server (default 2)
+//   BENCH_ROUNDS       measure each scenario this many times per server, alternating,
+//                      and keep each server's best round (default 1)
 //   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
 //   BENCH_PROFILE=1    run the service under --cpu-prof and print where its CPU time went
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,6 +35,7 @@ const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface Scenario {
@@ -216,10 +219,47 @@ function load(server: Server, scenario: Scenario, key: string, duration: number)
   });
 }
 
+interface Measurement {
+  reqPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Summed over every round: a failure is never hidden by picking the best round. */
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Warms both servers up, then measures them in turn, ROUNDS times (the order
+ * alternating), and keeps each server's best round: load from elsewhere on the
+ * machine only ever slows a round down.
+ */
+async function measure(servers: Server[], scenario: Scenario, key: string): Promise<Map<Server['name'], Measurement>> {
+  for (const server of servers) await load(server, scenario, key, WARMUP_S);
+  const results = new Map<Server['name'], Measurement>();
+  for (let n = 1; n <= ROUNDS; n++) {
+    for (const server of n % 2 ? servers : [...servers].reverse()) {
+      console.log(`measuring ${scenario.name} on ${server.name} (round ${n}/${ROUNDS})...`);
+      const result = await load(server, scenario, key, DURATION_S);
+      const best = results.get(server.name);
+      const round: Measurement = {
+        reqPerSecond: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx + (best?.non2xx ?? 0),
+        errors: result.errors + result.timeouts + (best?.errors ?? 0),
+      };
+      const { non2xx, errors } = round;
+      results.set(server.name, best && best.reqPerSecond >= round.reqPerSecond ? { ...best, non2xx, errors } : round);
+    }
+  }
+  return results;
+}
+
 function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const numeric = (column: number) => column >= 2 && column < widths.length - 1;
   const line = (row: string[]) =>
-    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ');
+    row.map((cell, column) => cell[numeric(column) ? 'padStart' : 'padEnd'](widths[column]!)).join(' | ');
   console.log(line(rows[0]!));
   console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
   for (const row of rows.slice(1)) console.log(line(row));
@@ -252,30 +292,26 @@ async function main(): Promise<void> {
 
   console.log(
     `PostgreSQL: ${database.where}; ${CONTACTS} contacts; pool size ${POOL_SIZE} (both servers); ` +
-      `${CONNECTIONS} connections; ${WARMUP_S} s warm-up + ${DURATION_S} s per scenario and server; ` +
-      `node ${process.version}, ${os.cpus().length} CPUs`,
+      `${CONNECTIONS} connections; ${WARMUP_S} s warm-up, then best of ${ROUNDS} x ${DURATION_S} s per scenario ` +
+      `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   const rows = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio']];
   const misses: string[] = [];
   for (const scenario of SCENARIOS) {
-    for (const server of servers) await load(server, scenario, key, WARMUP_S);
-    const results = new Map<Server['name'], autocannon.Result>();
-    for (const server of servers) {
-      console.log(`measuring ${scenario.name} on ${server.name}...`);
-      results.set(server.name, await load(server, scenario, key, DURATION_S));
-    }
-    const ratio = results.get('service')!.requests.average / results.get('baseline')!.requests.average;
+    const results = await measure(servers, scenario, key);
+    const ratio = results.get('service')!.reqPerSecond / results.get('baseline')!.reqPerSecond;
     const verdict = `${(ratio * 100).toFixed(0)}% (target >= ${scenario.target * 100}%${ratio < scenario.target ? ', MISSED' : ''})`;
     if (ratio < scenario.target) misses.push(scenario.name);
-    for (const [name, result] of results) {
+    for (const { name } of servers) {
+      const result = results.get(name)!;
       rows.push([
         scenario.name,
         name,
-        result.requests.average.toFixed(0),
-        result.latency.p50.toFixed(1),
-        result.latency.p99.toFixed(1),
+        result.reqPerSecond.toFixed(0),
+        result.p50.toFixed(1),
+        result.p99.toFixed(1),
         String(result.non2xx),
-        String(result.errors + result.timeouts),
+        String(result.errors),
         name === 'service' ? verdict : '',
       ]);
     }

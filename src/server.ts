@@ -22,11 +22,17 @@ export interface Platform {
 }
 
 export async function createPlatform(config: Config, databaseUrl: string, logger: Logger): Promise<Platform> {
-  const prisma = createPrisma(databaseUrl, config.databasePoolSize);
+  const logConnectionError = (error: Error) => logger.warn({ err: error }, 'database connection error');
+  const prisma = createPrisma(databaseUrl, config.databasePoolSize, logConnectionError);
   const services = createServices(prisma);
   const credentials = new CredentialResolver(prisma, logger);
   await credentials.listen(databaseUrl);
-  const rateLimitStore = await createRateLimitStore({ ...config.rateLimit, databaseUrl, redisUrl: config.redisUrl });
+  const rateLimitStore = await createRateLimitStore({
+    ...config.rateLimit,
+    databaseUrl,
+    redisUrl: config.redisUrl,
+    onError: (error) => logger.warn({ err: error }, 'rate-limit store connection error'),
+  });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
   const schema = await getSchema();
   const graphql = await createGraphQLHttp(schema, services, credentials, config.bodyLimitBytes, logger);

@@ -189,6 +189,8 @@ describe('contacts and contact', () => {
           listKey,
         ),
       );
+      // Distinct milliseconds, so creation order is also createdAt and id (ULID) order.
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
   });
 
@@ -463,7 +465,7 @@ describe('error hygiene', () => {
     }
   });
 
-  it('a wrongly typed variable is a VALIDATION_ERROR', async () => {
+  it('a wrongly typed input field is a VALIDATION_ERROR naming the field', async () => {
     const error = onlyError(await gql(CREATE, { input: { email: 42 } }, { key }));
     expect(error.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'email' });
   });

@@ -64,6 +64,8 @@ function makeSeeds(organizationId: string): Seed[] {
   list[13]!.company = 'Hopper Industries';
   list[14]!.company = 'Acme Ltd';
   list[15]!.tags = ['vipper'];
+  list[16]!.company = '100% Cotton';
+  list[17]!.email = 'under_score@example.com';
   return list;
 }
 
@@ -163,6 +165,14 @@ describe('page and limit', () => {
     expect(res.body.error.message).toEqual(expect.any(String));
   });
 
+  it('names the field when page is beyond any integer the service can page to', async () => {
+    for (const page of ['3000000000', '99999999999999999999']) {
+      const res = await list(`?page=${page}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'page' });
+    }
+  });
+
   it('rejects a repeated parameter with 400, not 500', async () => {
     const limit = await list('?limit=1&limit=2');
     expect(limit.status).toBe(400);
@@ -240,6 +250,27 @@ describe('order', () => {
     );
   });
 
+  it('sort=company sorts by company, ties by id, empty companies together at one end', async () => {
+    const walked: { id: string; company: string | null }[] = [];
+    for (const page of [1, 2]) {
+      const res = await list(`?sort=company&limit=100&page=${page}`);
+      expect(res.status).toBe(200);
+      walked.push(...res.body.data);
+    }
+    expect(walked.map((c) => c.id).sort()).toEqual([...expectedIds].sort());
+    const named = walked.filter((c) => c.company !== null);
+    const nulls = walked.map((c, index) => (c.company === null ? index : -1)).filter((index) => index >= 0);
+    expect(nulls.length).toBe(seeds.filter((seed) => seed.company === null).length);
+    // The empty companies are contiguous, at the start or the end.
+    expect(nulls[0] === 0 || nulls.at(-1) === walked.length - 1).toBe(true);
+    expect(nulls.at(-1)! - nulls[0]!).toBe(nulls.length - 1);
+    const expectedNamed = seeds
+      .filter((seed) => seed.company !== null)
+      .sort((a, b) => (a.company! < b.company! ? -1 : a.company! > b.company! ? 1 : a.id < b.id ? -1 : 1))
+      .map((seed) => seed.id);
+    expect(named.map((c) => c.id)).toEqual(expectedNamed);
+  });
+
   it('rejects an unknown sort field with 400 naming sort', async () => {
     for (const sort of ['bogus', '-bogus', 'organizationId', '--email']) {
       const res = await list(`?sort=${sort}`);
@@ -300,6 +331,22 @@ describe('filters', () => {
     expect(none.body.pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
   });
 
+  it('q matches % and _ literally, not as wildcards', async () => {
+    const percent = await list('?q=%25');
+    expect(percent.status).toBe(200);
+    expect(percent.body.data.map((c: { id: string }) => c.id)).toEqual([seeds[16]!.id]);
+    expect(percent.body.pagination.total).toBe(1);
+
+    const underscore = await list('?q=_');
+    expect(underscore.status).toBe(200);
+    expect(underscore.body.data.map((c: { id: string }) => c.id)).toEqual([seeds[17]!.id]);
+
+    // 'c0_0' is in no contact; as a LIKE pattern it would match c000, c010, ...
+    const pattern = await list('?q=c0_0');
+    expect(pattern.status).toBe(200);
+    expect(pattern.body.pagination.total).toBe(0);
+  });
+
   it('filters combine with each other and with pagination totals', async () => {
     const vip = idsInOrder((seed) => seed.tags.includes('vip'));
     expect(vip.length).toBe(60);
@@ -313,8 +360,12 @@ describe('filters', () => {
     expect(res.status).toBe(200);
     expect(res.body.pagination).toEqual({ page: 2, limit: 3, total: both.length, pages: Math.ceil(both.length / 3) });
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(both.slice(3, 6));
+  });
 
+  it('sort combines with filters', async () => {
+    const vip = idsInOrder((seed) => seed.tags.includes('vip'));
     const sorted = await list('?tag=vip&sort=-createdAt&limit=10');
+    expect(sorted.status).toBe(200);
     expect(sorted.body.data.map((c: { id: string }) => c.id)).toEqual([...vip].reverse().slice(0, 10));
   });
 });

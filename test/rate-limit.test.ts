@@ -2,7 +2,9 @@ import 'reflect-metadata';
 // Per-credential rate limits as an integrator sees them: RateLimit-* headers on
 // every answer, 429 RATE_LIMIT_EXCEEDED with retryAfter and Retry-After once the
 // budget is spent, and one budget shared by every server process.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { withDatabaseName } from '../src/db/database-url.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
 
@@ -43,6 +45,31 @@ function expectRateLimited(res: TestResponse, limit: number, windowSeconds: numb
   const { remaining } = expectRateLimitHeaders(res, limit, windowSeconds);
   expect(remaining).toBe(0);
   return retryAfter;
+}
+
+/**
+ * Drops a database shared by several test servers once their connections are
+ * really gone (closing a pool resolves before its sockets have closed, and a
+ * forced drop would then kill them mid-goodbye).
+ */
+async function dropWhenIdle(database: TestDatabase | undefined) {
+  if (!database) return;
+  const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
+  const client = new pg.Client({ connectionString: withDatabaseName(inject('postgresServerUrl'), 'postgres') });
+  await client.connect();
+  try {
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await client.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = $1',
+        [name],
+      );
+      if (rows[0]?.n === 0) break;
+      await sleep(50);
+    }
+  } finally {
+    await client.end();
+  }
+  await database.drop();
 }
 
 const list = (server: TestServer, key: string) => server.request('GET', '/v1/crm/contacts?limit=1', { key });
@@ -132,6 +159,43 @@ describe('a budget of 5 requests per 60 s', () => {
   });
 });
 
+describe('a large budget on one server', () => {
+  const LIMIT = 1000;
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' });
+    key = await server.createKey(await server.createOrganization(), ['crm:read']);
+  });
+  afterAll(() => server.close());
+
+  it('admits the whole budget when the first requests arrive together, and not one more', async () => {
+    const burst = await Promise.all(Array.from({ length: 50 }, () => list(server, key)));
+    expect(burst.map((res) => res.status)).toEqual(Array(50).fill(200));
+    const remaining = burst.map((res) => expectRateLimitHeaders(res, LIMIT, 60).remaining);
+    expect(new Set(remaining).size).toBe(50);
+    // Each answer tells the budget as it is: 50 spent, the rest still there.
+    expect.soft(Math.max(...remaining)).toBeLessThanOrEqual(LIMIT - 1);
+    expect.soft(Math.min(...remaining)).toBeGreaterThanOrEqual(LIMIT - 50);
+
+    let admitted = burst.length;
+    let refused: TestResponse | undefined;
+    const misreported: string[] = [];
+    for (let i = 0; i <= LIMIT && !refused; i++) {
+      const res = await list(server, key);
+      if (res.status === 200) {
+        admitted++;
+        const remaining = expectRateLimitHeaders(res, LIMIT, 60).remaining;
+        if (remaining !== LIMIT - admitted) misreported.push(`after ${admitted}: ${remaining}`);
+      } else refused = res;
+    }
+    expect.soft(misreported.slice(0, 3), 'RateLimit-Remaining after each sequential request').toEqual([]);
+    expect(admitted).toBe(LIMIT);
+    expectRateLimited(refused!, LIMIT, 60);
+  });
+});
+
 describe('a new window', () => {
   let server: TestServer;
   let key: string;
@@ -176,7 +240,7 @@ function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
     afterAll(async () => {
       await a?.close();
       await b?.close();
-      await database?.drop();
+      await dropWhenIdle(database);
     });
 
     it('admits exactly 5 of 3 + 3 sequential requests spread over both servers', async () => {
@@ -244,7 +308,7 @@ describe('a burst against a large budget on two servers', () => {
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    await database?.drop();
+    await dropWhenIdle(database);
   });
 
   async function burst(count: number) {

@@ -46,7 +46,11 @@ export class CredentialResolver {
       this.logger.warn({ err: error }, 'api key change listener lost; reconnecting');
       this.cache.clear();
       this.listener = undefined;
-      if (!this.closed) setTimeout(() => void this.listen(connectionString).catch(() => {}), 1000).unref();
+      const retry = () => {
+        if (this.closed) return;
+        this.listen(connectionString).catch(() => setTimeout(retry, 1000).unref());
+      };
+      setTimeout(retry, 1000).unref();
     });
     await client.connect();
     await client.query(`listen ${API_KEY_CHANGED_CHANNEL}`);

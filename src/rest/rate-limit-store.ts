@@ -16,6 +16,7 @@ export interface RateLimitStoreOptions {
   windowSeconds: number;
   databaseUrl: string;
   redisUrl?: string;
+  onError?: (error: Error) => void;
 }
 
 export interface RateLimitStore {
@@ -32,6 +33,7 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
   };
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', (error: Error) => options.onError?.(error));
     await new Promise<void>((resolve, reject) => {
       redis.once('ready', resolve);
       redis.once('error', reject);
@@ -42,6 +44,8 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     };
   }
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+  // An idle connection dropped by the server (restart, shutdown) must not crash the process.
+  pool.on('error', (error) => options.onError?.(error));
   const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
     const created: RateLimiterPostgres = new RateLimiterPostgres(
       { ...common, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', clearExpiredByTimeout: true },

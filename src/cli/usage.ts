@@ -1,0 +1,48 @@
+import { SCOPES } from '../auth/scopes.js';
+import { MAX_EXPIRES_IN_DAYS } from './commands.js';
+
+export const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
+
+Operator commands. The database is DATABASE_URL when set; otherwise the embedded
+PostgreSQL under DATA_DIR (default .data) on EMBEDDED_PG_PORT (default 54329): the
+one a running server (npm start) already started, or else one started for the
+command and stopped when it ends. Pending migrations are applied first.
+
+Commands:
+  org create --name <name> --admin-email <email> --admin-password <password>
+      Create an organization and its first admin user.
+      JSON: {"organization": {"id", "name"}, "user": {"id", "email"}}
+
+  api-key create --org <id> --name <name> --scopes "<scope> ..." [--expires-in-days <days>]
+      Create an API key for an organization. Scopes are separated by spaces or
+      commas: ${SCOPES.join(' ')}.
+      Without --expires-in-days (1 to ${MAX_EXPIRES_IN_DAYS}) the key does not expire.
+      The key and its secret are shown only this once.
+      JSON: {"id", "name", "key", "secret", "prefix", "scopes", "expiresAt", "createdAt"}
+
+  api-key list --org <id>
+      List an organization's API keys, oldest first (never the keys or secrets).
+      JSON: an object {"data": [...]}, each item
+            {"id", "name", "prefix", "scopes", "expiresAt", "lastUsedAt", "revokedAt", "createdAt"}
+
+  api-key revoke --id <id>
+      Revoke an API key; running servers refuse it from then on.
+      JSON: the revoked key, as in api-key list.
+
+  help, --help, -h
+      Show this text.
+
+Options:
+  --json  Print exactly one JSON document on stdout. Timestamps are ISO 8601 (UTC);
+          expiresAt, lastUsedAt and revokedAt are null when unset. On failure
+          nothing is printed on stdout and stderr holds one JSON document:
+          {"error": {"code", "message", "field"?}}, where field names the option at fault.
+          Without --json, results are text and errors are "error: <message>" on stderr.
+
+Exit status:
+  0   success
+  1   the command failed: unknown organization or key, conflict (an admin email
+      already in use), database unreachable
+  2   the command line is wrong: unknown command or option, missing or invalid value
+  78  invalid configuration in the environment
+`;

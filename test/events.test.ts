@@ -1,0 +1,438 @@
+import 'reflect-metadata';
+// The events a client reads at /v1/events (and webhooks deliver): written with
+// the change they describe, in the specification's envelope, scoped to the
+// organization and to what the credential may read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../src/auth/scopes.js';
+import { emitEvent } from '../src/jobs/events.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT_MAX: '100000' });
+});
+afterAll(() => server.close());
+
+interface EventBody {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+}
+
+/** A fresh organization, so counts in one test never see another test's events. */
+async function tenant(scopes: Scope[] = ['crm:read', 'crm:write']) {
+  const org = await server.createOrganization();
+  const key = await server.createKey(org, scopes);
+  return { org, key };
+}
+
+async function createContact(key: string, body: Record<string, unknown>) {
+  const res = await server.request('POST', '/v1/crm/contacts', { key, body });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function listEvents(key: string, query = '') {
+  return server.request('GET', `/v1/events${query}`, { key });
+}
+
+/** Every event the key can see, walking all pages. */
+async function allEvents(key: string, query = ''): Promise<EventBody[]> {
+  const events: EventBody[] = [];
+  for (let page = 1; ; page++) {
+    const res = await listEvents(key, `?limit=100&page=${page}${query}`);
+    expect(res.status).toBe(200);
+    events.push(...res.body.data);
+    if (page >= res.body.pagination.pages) return events;
+  }
+}
+
+const nowSeconds = () => Date.now() / 1000;
+
+describe('contact.created', () => {
+  it('is listed with id, type, created and data.object equal to the create response', async () => {
+    const { key } = await tenant();
+    const before = Math.floor(nowSeconds());
+    const contact = await createContact(key, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'Ada@Example.com',
+      company: 'Analytical',
+      phone: '+44 20 7946 0000',
+      tags: ['vip'],
+    });
+    const after = Math.ceil(nowSeconds());
+
+    const res = await listEvents(key);
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 1, pages: 1 });
+    const [event] = res.body.data;
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-z]+$/),
+      type: 'contact.created',
+      created: expect.any(Number),
+      data: { object: contact },
+    });
+    expect(event.data).not.toHaveProperty('previousAttributes');
+    expect(Number.isInteger(event.created)).toBe(true);
+    expect(event.created).toBeGreaterThanOrEqual(before - 1);
+    expect(event.created).toBeLessThanOrEqual(after + 1);
+    expect(Math.abs(event.created - Date.parse(contact.createdAt) / 1000)).toBeLessThan(2);
+  });
+
+  it('gives each event its own id', async () => {
+    const { key } = await tenant();
+    for (let i = 0; i < 5; i++) await createContact(key, { email: `unique${i}@example.com` });
+    const events = await allEvents(key);
+    expect(events).toHaveLength(5);
+    expect(new Set(events.map((event) => event.id)).size).toBe(5);
+  });
+});
+
+describe('contact.updated', () => {
+  it('carries the PUT response as data.object and the old values of changed fields', async () => {
+    const { key } = await tenant();
+    const created = await createContact(key, {
+      firstName: 'Grace',
+      email: 'grace@example.com',
+      company: 'Old Co',
+      phone: '+1 555 0100',
+      tags: ['a'],
+    });
+    const put = await server.request('PUT', `/v1/crm/contacts/${created.id}`, {
+      key,
+      body: { firstName: 'Grace', company: 'New Co', tags: ['b'], phone: null },
+    });
+    expect(put.status).toBe(200);
+
+    const res = await listEvents(key, '?type=contact.updated');
+    expect(res.status).toBe(200);
+    expect(res.body.pagination.total).toBe(1);
+    const [event] = res.body.data;
+    expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'contact.updated' });
+    expect(event.data.object).toEqual(put.body);
+    expect(event.data.previousAttributes).toMatchObject({ company: 'Old Co', tags: ['a'], phone: '+1 555 0100' });
+    // Only what changed: the unchanged first name and email are not reported.
+    const allowed = ['company', 'tags', 'phone', 'updatedAt'];
+    expect(Object.keys(event.data.previousAttributes).filter((k) => !allowed.includes(k))).toEqual([]);
+    if ('updatedAt' in event.data.previousAttributes) {
+      expect(event.data.previousAttributes.updatedAt).toBe(created.updatedAt);
+    }
+
+    const all = await allEvents(key);
+    expect(all.map((e) => e.type)).toEqual(['contact.created', 'contact.updated']);
+  });
+
+  it('is not written when an update changes nothing', async () => {
+    const { key } = await tenant();
+    const created = await createContact(key, { email: 'same@example.com', company: 'Same Co', tags: ['x'] });
+    const path = `/v1/crm/contacts/${created.id}`;
+
+    for (const body of [{ company: 'Same Co' }, {}, { email: 'SAME@example.com', tags: ['x'] }]) {
+      const res = await server.request('PUT', path, { key, body });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(created);
+    }
+    const updated = await listEvents(key, '?type=contact.updated');
+    expect(updated.body.pagination.total).toBe(0);
+    expect((await allEvents(key)).map((e) => e.type)).toEqual(['contact.created']);
+  });
+});
+
+describe('GET /v1/events/:id', () => {
+  it('returns the same event as the list', async () => {
+    const { key } = await tenant();
+    await createContact(key, { email: 'one@example.com' });
+    const [listed] = (await listEvents(key)).body.data;
+    const res = await server.request('GET', `/v1/events/${listed.id}`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(listed);
+  });
+
+  it('answers 404 for an unknown id and for another organization’s event', async () => {
+    const { key } = await tenant();
+    await createContact(key, { email: 'mine@example.com' });
+    const [event] = (await listEvents(key)).body.data;
+
+    const unknown = await server.request('GET', '/v1/events/evt_nope', { key });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+
+    for (const scopes of [['crm:read'], ['admin']] as Scope[][]) {
+      const other = await tenant(scopes);
+      const res = await server.request('GET', `/v1/events/${event.id}`, { key: other.key });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+  });
+
+  it('requires a credential', async () => {
+    const res = await server.request('GET', '/v1/events');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('filters and pagination', () => {
+  it('type=contact.updated returns only updates; an unknown type is 400 naming type', async () => {
+    const { key } = await tenant();
+    const a = await createContact(key, { email: 'a@example.com' });
+    await createContact(key, { email: 'b@example.com' });
+    await server.request('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'First' } });
+    await server.request('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'Second' } });
+
+    const updated = await listEvents(key, '?type=contact.updated');
+    expect(updated.status).toBe(200);
+    expect(updated.body.pagination).toEqual({ page: 1, limit: 50, total: 2, pages: 1 });
+    expect(updated.body.data.map((e: EventBody) => e.type)).toEqual(['contact.updated', 'contact.updated']);
+    expect(updated.body.data.map((e: EventBody) => e.data.previousAttributes?.company)).toEqual([null, 'First']);
+
+    const created = await listEvents(key, '?type=contact.created');
+    expect(created.body.pagination.total).toBe(2);
+    expect(created.body.data.every((e: EventBody) => e.type === 'contact.created')).toBe(true);
+
+    const none = await listEvents(key, '?type=invoice.paid');
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+
+    for (const type of ['bogus', 'contact', 'CONTACT.CREATED']) {
+      const bad = await listEvents(key, `?type=${type}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'type' });
+    }
+  });
+
+  it('since=<unix seconds> keeps only events at or after that time', async () => {
+    const { key } = await tenant();
+    await createContact(key, { email: 'old@example.com' });
+    const [old] = (await listEvents(key)).body.data;
+    // Make the first event an hour old.
+    await server.prisma.event.update({ where: { id: old.id }, data: { createdAt: new Date(Date.now() - 3600_000) } });
+    await createContact(key, { email: 'new@example.com' });
+
+    const all = await allEvents(key);
+    expect(all).toHaveLength(2);
+    expect(all[0]!.id).toBe(old.id);
+    expect(all[0]!.created).toBeLessThan(nowSeconds() - 3500);
+    const recent = all[1]!;
+
+    const since = await listEvents(key, `?since=${Math.floor(nowSeconds()) - 600}`);
+    expect(since.status).toBe(200);
+    expect(since.body.pagination.total).toBe(1);
+    expect(since.body.data.map((e: EventBody) => e.id)).toEqual([recent.id]);
+
+    // At or after: the event's own second includes it, the next second does not.
+    const exact = await listEvents(key, `?since=${recent.created}`);
+    expect(exact.body.data.map((e: EventBody) => e.id)).toEqual([recent.id]);
+    const later = await listEvents(key, `?since=${recent.created + 1}`);
+    expect(later.body.pagination.total).toBe(0);
+
+    const zero = await listEvents(key, '?since=0');
+    expect(zero.body.pagination.total).toBe(2);
+
+    const combined = await listEvents(key, `?since=${recent.created}&type=contact.created`);
+    expect(combined.body.data.map((e: EventBody) => e.id)).toEqual([recent.id]);
+
+    for (const bad of ['abc', '-1', '1.5']) {
+      const res = await listEvents(key, `?since=${bad}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'since' });
+    }
+  });
+
+  it('names the field when since is too large to be a time it can filter on', async () => {
+    const { key } = await tenant();
+    const res = await listEvents(key, '?since=99999999999');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'since' });
+  });
+
+  it('pages like contacts: oldest first, every event once, true pagination past the end', async () => {
+    const { key } = await tenant();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await createContact(key, { email: `p${i}@example.com` })).id);
+
+    const first = await listEvents(key, '?limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 5, pages: 3 });
+
+    const walked: EventBody[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await listEvents(key, `?limit=2&page=${page}`);
+      expect(res.body.pagination).toEqual({ page, limit: 2, total: 5, pages: 3 });
+      expect(res.body.data).toHaveLength(page < 3 ? 2 : 1);
+      walked.push(...res.body.data);
+    }
+    expect(new Set(walked.map((e) => e.id)).size).toBe(5);
+    expect(walked.map((e) => e.data.object.id)).toEqual(ids);
+    const created = walked.map((e) => e.created);
+    expect(created).toEqual([...created].sort((x, y) => x - y));
+
+    const past = await listEvents(key, '?limit=2&page=4');
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 2, total: 5, pages: 3 } });
+
+    const defaults = await listEvents(key);
+    expect(defaults.body.pagination).toEqual({ page: 1, limit: 50, total: 5, pages: 1 });
+
+    for (const [query, field] of [
+      ['page=0', 'page'],
+      ['page=-1', 'page'],
+      ['page=abc', 'page'],
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=1&limit=2', 'limit'],
+    ]) {
+      const res = await listEvents(key, `?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.error, query).toMatchObject({ code: 'VALIDATION_ERROR', field });
+    }
+  });
+});
+
+describe('who sees which events', () => {
+  it('hides contact events from a key without crm:read, shows them to admin, and never to another organization', async () => {
+    const { org, key } = await tenant();
+    await createContact(key, { email: 'scoped@example.com' });
+    const [event] = (await listEvents(key)).body.data;
+    expect(event.type).toBe('contact.created');
+
+    const hrKey = await server.createKey(org, ['hr:read']);
+    const hrList = await listEvents(hrKey);
+    expect(hrList.status).toBe(200);
+    expect(hrList.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+    const hrTyped = await listEvents(hrKey, '?type=contact.created');
+    expect(hrTyped.status).toBe(200);
+    expect(hrTyped.body.pagination.total).toBe(0);
+    const hrGet = await server.request('GET', `/v1/events/${event.id}`, { key: hrKey });
+    expect(hrGet.status).toBe(404);
+    expect(hrGet.body.error.code).toBe('NOT_FOUND');
+
+    const adminKey = await server.createKey(org, ['admin']);
+    const adminList = await listEvents(adminKey, '?type=contact.created');
+    expect(adminList.body.data).toEqual([event]);
+    expect((await allEvents(adminKey)).map((e) => e.id)).toContain(event.id);
+    const adminGet = await server.request('GET', `/v1/events/${event.id}`, { key: adminKey });
+    expect(adminGet.status).toBe(200);
+    expect(adminGet.body).toEqual(event);
+
+    const readOnly = await server.createKey(org, ['crm:read']);
+    expect((await listEvents(readOnly)).body.data).toEqual([event]);
+
+    const other = await tenant(['admin']);
+    const otherList = await listEvents(other.key);
+    expect(otherList.status).toBe(200);
+    expect(otherList.body.pagination.total).toBe(0);
+    expect(otherList.body.data).toEqual([]);
+  });
+});
+
+describe('no event without its change', () => {
+  it('a create rejected as a duplicate leaves no extra event', async () => {
+    const { org, key } = await tenant();
+    await createContact(key, { email: 'dup@example.com' });
+    const dup = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'DUP@example.com' } });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toMatchObject({ code: 'CONFLICT', field: 'email' });
+    const invalid = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'not-an-email' } });
+    expect(invalid.status).toBe(400);
+
+    expect((await listEvents(key)).body.pagination.total).toBe(1);
+    expect(await server.prisma.event.count({ where: { organizationId: org } })).toBe(1);
+  });
+
+  it('an update rejected as a conflict leaves no contact.updated event', async () => {
+    const { org, key } = await tenant();
+    await createContact(key, { email: 'taken@example.com' });
+    const other = await createContact(key, { email: 'free@example.com', company: 'Keep' });
+    const res = await server.request('PUT', `/v1/crm/contacts/${other.id}`, {
+      key,
+      body: { email: 'taken@example.com', company: 'Changed' },
+    });
+    expect(res.status).toBe(409);
+    expect((await listEvents(key, '?type=contact.updated')).body.pagination.total).toBe(0);
+    expect(await server.prisma.event.count({ where: { organizationId: org, type: 'contact.updated' } })).toBe(0);
+    expect((await server.request('GET', `/v1/crm/contacts/${other.id}`, { key })).body).toEqual(other);
+  });
+
+  it('an event emitted in a transaction that rolls back is not stored', async () => {
+    const { org, key } = await tenant();
+    let eventId: string | undefined;
+    await expect(
+      server.prisma.$transaction(async (tx) => {
+        const row = await emitEvent(tx, {
+          organizationId: org,
+          type: 'contact.created',
+          object: { id: 'con_ghost', email: 'ghost@example.com' },
+        });
+        eventId = row.id;
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+
+    expect(eventId).toMatch(/^evt_/);
+    expect(await server.prisma.event.findUnique({ where: { id: eventId! } })).toBeNull();
+    expect((await listEvents(key)).body.pagination.total).toBe(0);
+    expect((await server.request('GET', `/v1/events/${eventId}`, { key })).status).toBe(404);
+  });
+
+  it('a contact and its event roll back together, and commit together', async () => {
+    const { org, key } = await tenant();
+    const write = (id: string, email: string, fail: boolean) =>
+      server.prisma.$transaction(async (tx) => {
+        const row = await tx.contact.create({ data: { id, organizationId: org, email } });
+        const event = await emitEvent(tx, {
+          organizationId: org,
+          type: 'contact.created',
+          object: { id: row.id, email: row.email },
+        });
+        if (fail) throw new Error('rollback');
+        return event.id;
+      });
+
+    await expect(write('con_rolledback', 'rolled@example.com', true)).rejects.toThrow('rollback');
+    expect(await server.prisma.contact.findUnique({ where: { id: 'con_rolledback' } })).toBeNull();
+    expect(await server.prisma.event.count({ where: { organizationId: org } })).toBe(0);
+    expect((await server.request('GET', '/v1/crm/contacts/con_rolledback', { key })).status).toBe(404);
+    expect((await listEvents(key)).body.pagination.total).toBe(0);
+
+    // The same write, committed, leaves both: the check above is not vacuous.
+    const eventId = await write('con_committed', 'committed@example.com', false);
+    expect((await server.request('GET', '/v1/crm/contacts/con_committed', { key })).status).toBe(200);
+    const listed = (await listEvents(key)).body;
+    expect(listed.pagination.total).toBe(1);
+    expect(listed.data[0]).toMatchObject({
+      id: eventId,
+      type: 'contact.created',
+      data: { object: { id: 'con_committed' } },
+    });
+  });
+
+  it('after concurrent creates, with duplicates, each contact has exactly one contact.created event', async () => {
+    const { org, key } = await tenant();
+    const emails = Array.from({ length: 20 }, (_, i) =>
+      i % 2 ? `race${i % 8}@example.com` : `RACE${i % 8}@Example.com`,
+    );
+    const responses = await Promise.all(
+      emails.map((email) => server.request('POST', '/v1/crm/contacts', { key, body: { email } })),
+    );
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
+    const createdIds = responses.filter((res) => res.status === 201).map((res) => res.body.id as string);
+    expect(createdIds).toHaveLength(8);
+
+    const contacts = await server.prisma.contact.count({ where: { organizationId: org } });
+    const events = await server.prisma.event.count({ where: { organizationId: org, type: 'contact.created' } });
+    expect(contacts).toBe(8);
+    expect(events).toBe(contacts);
+
+    const listed = await allEvents(key, '&type=contact.created');
+    expect(listed.map((e) => e.data.object.id).sort()).toEqual([...createdIds].sort());
+    for (const res of responses.filter((r) => r.status === 201)) {
+      expect(listed.find((e) => e.data.object.id === res.body.id)?.data.object).toEqual(res.body);
+    }
+  });
+});

@@ -1,0 +1,266 @@
+import 'reflect-metadata';
+// GET /v1/openapi.json as a client generator or API explorer uses it: public,
+// a valid OpenAPI 3.1 document, describing every route the server answers, and
+// describing the bodies the server really sends.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+
+// ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+let server: TestServer;
+let key: string;
+let doc: any;
+
+const BASE = 'https://docs.example.test/openapi.json';
+let ajv: Ajv2020;
+
+/** A validator for one component schema, resolving its $refs within the document. */
+function componentValidator(name: string): ValidateFunction {
+  const validate = ajv.getSchema(`${BASE}#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no component schema ${name}`);
+  return validate;
+}
+
+function expectValid(name: string, value: unknown) {
+  const validate = componentValidator(name);
+  const valid = validate(value);
+  expect(validate.errors ?? [], `${name}: ${JSON.stringify(value)}`).toEqual([]);
+  expect(valid).toBe(true);
+}
+
+/** Follows a local $ref ("#/components/schemas/X") to what it names. */
+function deref(value: any): any {
+  if (value && typeof value === 'object' && typeof value.$ref === 'string') {
+    const ref: string = value.$ref;
+    expect(ref.startsWith('#/')).toBe(true);
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce((node: any, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return value;
+}
+
+const jsonSchemaOf = (response: any) => response?.content?.['application/json']?.schema;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.createKey(await server.createOrganization(), ['crm:read', 'crm:write']);
+  const res = await server.request('GET', '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: BASE, components: doc.components });
+});
+afterAll(() => server.close());
+
+describe('GET /v1/openapi.json', () => {
+  it('is served as JSON without credentials', async () => {
+    const res = await server.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\.\d+$/), info: expect.any(Object) });
+    // A bad credential does not stand in the way of the public document either.
+    const withBadKey = await server.request('GET', '/v1/openapi.json', { key: 'bpk_wrong' });
+    expect(withBadKey.status).toBe(200);
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.info.title).toEqual(expect.any(String));
+    expect(doc.info.version).toEqual(expect.any(String));
+  });
+
+  it('has component schemas that are valid JSON Schema 2020-12 (the dialect of OpenAPI 3.1)', () => {
+    const meta = new Ajv2020({ strict: false });
+    addFormats(meta);
+    const invalid: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, object>)) {
+      if (!meta.validateSchema(schema)) invalid[name] = meta.errors;
+    }
+    expect(invalid).toEqual({});
+  });
+
+  it('names the /v1 base address as its server', () => {
+    expect(doc.servers).toHaveLength(1);
+    const url = new URL(doc.servers[0].url);
+    expect(url.protocol).toBe('http:');
+    expect(url.pathname).toBe('/v1');
+  });
+
+  it('lists every REST route, each secured by the bearer scheme', () => {
+    const operations = Object.fromEntries(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).map(([path, item]) => [
+        path,
+        Object.keys(item)
+          .filter((m) => ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(m))
+          .sort(),
+      ]),
+    );
+    expect(operations).toEqual({
+      '/crm/contacts': ['get', 'post'],
+      '/crm/contacts/{id}': ['delete', 'get', 'put'],
+      '/events': ['get'],
+      '/events/{id}': ['get'],
+    });
+
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const operationIds = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: expect.any(Array) }]);
+        expect(operation.operationId).toEqual(expect.any(String));
+        operationIds.add(operation.operationId);
+        for (const status of ['401', '429']) {
+          expect(jsonSchemaOf(operation.responses[status]), `${method} ${path} ${status}`).toEqual({
+            $ref: '#/components/schemas/Error',
+          });
+        }
+        if (path.includes('{id}')) {
+          expect(operation.parameters).toContainEqual(
+            expect.objectContaining({ name: 'id', in: 'path', required: true }),
+          );
+        }
+      }
+    }
+    expect(operationIds.size).toBe(7);
+    // Scopes as the decisions give them.
+    expect(doc.paths['/crm/contacts'].get.security).toEqual([{ bearerAuth: ['crm:read'] }]);
+    expect(doc.paths['/crm/contacts'].post.security).toEqual([{ bearerAuth: ['crm:write'] }]);
+    expect(doc.paths['/crm/contacts/{id}'].delete.security).toEqual([{ bearerAuth: ['crm:write'] }]);
+  });
+
+  it('documents page and limit (1 to 100) on the lists', () => {
+    for (const path of ['/crm/contacts', '/events']) {
+      const parameters: any[] = doc.paths[path].get.parameters;
+      const page = parameters.find((p) => p.name === 'page');
+      const limit = parameters.find((p) => p.name === 'limit');
+      expect(page, path).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1 } });
+      expect(limit, path).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 100 },
+      });
+      expect(limit.schema.default).toBe(50);
+      expect(page.schema.default).toBe(1);
+    }
+  });
+
+  it('requires email in the create body and answers with Contact and Error schemas', () => {
+    const create = doc.paths['/crm/contacts'].post;
+    expect(create.requestBody.required).toBe(true);
+    const body = deref(jsonSchemaOf(create.requestBody));
+    expect(body.type).toBe('object');
+    expect(body.required).toEqual(['email']);
+    expect(Object.keys(body.properties).sort()).toEqual(
+      ['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort(),
+    );
+
+    const contactRef = { $ref: '#/components/schemas/Contact' };
+    const errorRef = { $ref: '#/components/schemas/Error' };
+    expect(jsonSchemaOf(create.responses['201'])).toEqual(contactRef);
+    expect(jsonSchemaOf(create.responses['400'])).toEqual(errorRef);
+    expect(jsonSchemaOf(create.responses['409'])).toEqual(errorRef);
+    expect(jsonSchemaOf(doc.paths['/crm/contacts/{id}'].get.responses['200'])).toEqual(contactRef);
+    expect(jsonSchemaOf(doc.paths['/crm/contacts/{id}'].get.responses['404'])).toEqual(errorRef);
+    expect(jsonSchemaOf(doc.paths['/crm/contacts/{id}'].put.responses['200'])).toEqual(contactRef);
+    expect(doc.paths['/crm/contacts/{id}'].delete.responses['204']).toBeDefined();
+    expect(jsonSchemaOf(doc.paths['/crm/contacts/{id}'].delete.responses['204'])).toBeUndefined();
+
+    const page = deref(jsonSchemaOf(doc.paths['/crm/contacts'].get.responses['200']));
+    expect(page.required).toEqual(expect.arrayContaining(['data', 'pagination']));
+    expect(page.properties.data.items).toEqual(contactRef);
+    const pagination = deref(page.properties.pagination);
+    expect(pagination.required).toEqual(expect.arrayContaining(['page', 'limit', 'total', 'pages']));
+
+    const contact = deref(contactRef);
+    expect(Object.keys(contact.properties)).toEqual(
+      expect.arrayContaining(['id', 'firstName', 'lastName', 'email', 'company', 'phone', 'tags', 'createdAt']),
+    );
+    const error = deref(errorRef);
+    expect(Object.keys(error.properties.error.properties)).toEqual(
+      expect.arrayContaining(['code', 'message', 'field', 'retryAfter']),
+    );
+  });
+});
+
+describe('the documented schemas against real answers', () => {
+  it('a created, fetched, updated and listed contact matches Contact and ContactPage', async () => {
+    const created = await server.request('POST', '/v1/crm/contacts', {
+      key,
+      body: {
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email: 'grace@example.com',
+        company: 'Navy',
+        phone: '+1 555 0100',
+        tags: ['cobol'],
+      },
+    });
+    expect(created.status).toBe(201);
+    expectValid('Contact', created.body);
+
+    const fetched = await server.request('GET', `/v1/crm/contacts/${created.body.id}`, { key });
+    expect(fetched.status).toBe(200);
+    expectValid('Contact', fetched.body);
+
+    const sparse = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'sparse@example.com' } });
+    expect(sparse.status).toBe(201);
+    expectValid('Contact', sparse.body);
+
+    const updated = await server.request('PUT', `/v1/crm/contacts/${created.body.id}`, {
+      key,
+      body: { phone: null, tags: [] },
+    });
+    expect(updated.status).toBe(200);
+    expectValid('Contact', updated.body);
+
+    const listed = await server.request('GET', '/v1/crm/contacts?limit=100', { key });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.length).toBeGreaterThanOrEqual(2);
+    expectValid('ContactPage', listed.body);
+  });
+
+  it('the schema rejects what the server would never send', () => {
+    expect(componentValidator('Contact')({ id: 'con_1', email: 'x@example.com' })).toBe(false);
+    expect(componentValidator('Error')({ error: { message: 'no code' } })).toBe(false);
+  });
+
+  it('error answers match Error', async () => {
+    const missing = await server.request('GET', '/v1/crm/contacts/con_missing', { key });
+    expect(missing.status).toBe(404);
+    expectValid('Error', missing.body);
+
+    const invalid = await server.request('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } });
+    expect(invalid.status).toBe(400);
+    expectValid('Error', invalid.body);
+    expect(invalid.body.error.field).toBe('email');
+
+    const unauthorized = await server.request('GET', '/v1/crm/contacts');
+    expect(unauthorized.status).toBe(401);
+    expectValid('Error', unauthorized.body);
+  });
+
+  it('the server enforces the documented limit bounds', async () => {
+    expect((await server.request('GET', '/v1/crm/contacts?limit=100', { key })).status).toBe(200);
+    for (const query of ['limit=101', 'limit=0']) {
+      const res = await server.request('GET', `/v1/crm/contacts?${query}`, { key });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });
+    }
+    const page = await server.request('GET', '/v1/crm/contacts?page=0', { key });
+    expect(page.status).toBe(400);
+    expect(page.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'page' });
+  });
+});

@@ -259,7 +259,10 @@ function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const numeric = (column: number) => column >= 2 && column < widths.length - 1;
   const line = (row: string[]) =>
-    row.map((cell, column) => cell[numeric(column) ? 'padStart' : 'padEnd'](widths[column]!)).join(' | ');
+    row
+      .map((cell, column) => cell[numeric(column) ? 'padStart' : 'padEnd'](widths[column]!))
+      .join(' | ')
+      .trimEnd();
   console.log(line(rows[0]!));
   console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
   for (const row of rows.slice(1)) console.log(line(row));

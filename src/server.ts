@@ -22,7 +22,10 @@ export interface Platform {
 }
 
 export async function createPlatform(config: Config, databaseUrl: string, logger: Logger): Promise<Platform> {
-  const logConnectionError = (error: Error) => logger.warn({ err: error }, 'database connection error');
+  // Connection errors carry the whole pg client; log what an operator can use.
+  const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
+    logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
+  const logConnectionError = connectionErrorLogger('database');
   const prisma = createPrisma(databaseUrl, config.databasePoolSize, logConnectionError);
   const services = createServices(prisma);
   const credentials = new CredentialResolver(prisma, logger);
@@ -31,7 +34,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     ...config.rateLimit,
     databaseUrl,
     redisUrl: config.redisUrl,
-    onError: (error) => logger.warn({ err: error }, 'rate-limit store connection error'),
+    onError: connectionErrorLogger('rate-limit store'),
   });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
   const schema = await getSchema();

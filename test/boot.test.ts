@@ -210,7 +210,7 @@ describe('first run with DATABASE_URL (development)', () => {
       expect(await countOrganizations(database.url)).toBe(1);
 
       const stopped = await first.stop();
-      expect(stopped, first.stderr()).toMatchObject({ code: 0, signal: null });
+      expect.soft(stopped, first.stderr()).toMatchObject({ code: 0, signal: null });
       expect(stopped.ms).toBeLessThan(5_000);
 
       // Second start on the same database: no new demo organization, the old key works.
@@ -224,7 +224,7 @@ describe('first run with DATABASE_URL (development)', () => {
       expect(again.body.data).toEqual([expect.objectContaining({ email: 'first-run@example.com' })]);
 
       const stoppedAgain = await second.stop();
-      expect(stoppedAgain, second.stderr()).toMatchObject({ code: 0, signal: null });
+      expect.soft(stoppedAgain, second.stderr()).toMatchObject({ code: 0, signal: null });
       expect(stoppedAgain.ms).toBeLessThan(5_000);
       expect(await portIsFree(port)).toBe(true);
     },
@@ -239,7 +239,7 @@ describe('first run with DATABASE_URL (development)', () => {
       await service.ready;
       service.child.kill('SIGINT');
       const exit = await service.exited;
-      expect(exit, service.stderr()).toEqual({ code: 0, signal: null });
+      expect.soft(exit, service.stderr()).toEqual({ code: 0, signal: null });
     },
     SLOW,
   );
@@ -259,7 +259,7 @@ describe('first run in production', () => {
       const unauthenticated = await fetch(`${service.url}/v1/crm/contacts`);
       expect(unauthenticated.status).toBe(401);
       const stopped = await service.stop();
-      expect(stopped, service.stderr()).toMatchObject({ code: 0, signal: null });
+      expect.soft(stopped, service.stderr()).toMatchObject({ code: 0, signal: null });
     },
     SLOW,
   );
@@ -299,7 +299,7 @@ describe('first run on a fresh machine (no DATABASE_URL)', () => {
       const contact = (await created.json()) as { id: string };
 
       const stopped = await first.stop();
-      expect(stopped, first.stdout() + first.stderr()).toMatchObject({ code: 0, signal: null });
+      expect.soft(stopped, first.stdout() + first.stderr()).toMatchObject({ code: 0, signal: null });
       expect(stopped.ms).toBeLessThan(10_000);
       // PostgreSQL went with it: its port is free and it left no postmaster.pid behind.
       expect(await portIsFree(pgPort)).toBe(true);
@@ -315,7 +315,7 @@ describe('first run on a fresh machine (no DATABASE_URL)', () => {
       expect(await res.json()).toMatchObject({ id: contact.id, email: 'kept@example.com', company: 'Persistence Ltd' });
 
       const stoppedAgain = await second.stop();
-      expect(stoppedAgain, second.stdout() + second.stderr()).toMatchObject({ code: 0, signal: null });
+      expect.soft(stoppedAgain, second.stdout() + second.stderr()).toMatchObject({ code: 0, signal: null });
       expect(await portIsFree(pgPort)).toBe(true);
     },
     SLOW,

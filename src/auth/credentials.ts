@@ -43,7 +43,7 @@ export class CredentialResolver {
     const client = new pg.Client({ connectionString });
     client.on('notification', (message) => this.forgetKey(message.payload ?? ''));
     client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'api key change listener lost; reconnecting');
+      if (!this.closed) this.logger.warn({ error: error.message }, 'api key change listener lost; reconnecting');
       this.cache.clear();
       this.listener = undefined;
       const retry = () => {

@@ -1,6 +1,6 @@
 // First run outside production: an empty database gets a demo organization, an
 // admin user and an `admin` API key, printed once with a ready-to-paste curl line.
-import { createApiKey } from './auth/api-keys.js';
+import { insertApiKey, newSecret } from './auth/api-keys.js';
 import { randomToken } from './auth/secrets.js';
 import type { PrismaClient } from './db/prisma.js';
 import { insertOrganization, prepareOrganization } from './graphql/system/organization.service.js';
@@ -19,6 +19,7 @@ export interface DemoCredentials {
 export async function bootstrapDemo(prisma: PrismaClient): Promise<DemoCredentials | null> {
   if ((await prisma.organization.count()) > 0) return null;
   const adminPassword = randomToken(16);
+  const secret = await newSecret();
   const organization = await prepareOrganization({
     name: 'Demo Organization',
     adminEmail: DEMO_ADMIN_EMAIL,
@@ -29,12 +30,16 @@ export async function bootstrapDemo(prisma: PrismaClient): Promise<DemoCredentia
     await tx.$executeRaw`select pg_advisory_xact_lock(4242001)`;
     if ((await tx.organization.count()) > 0) return null;
     const created = await insertOrganization(tx, organization);
-    const key = await createApiKey(tx, {
-      organizationId: created.organization.id,
-      name: 'demo admin key',
-      scopes: ['admin'],
-      createdByUserId: created.user.id,
-    });
+    const key = await insertApiKey(
+      tx,
+      {
+        organizationId: created.organization.id,
+        name: 'demo admin key',
+        scopes: ['admin'],
+        createdByUserId: created.user.id,
+      },
+      secret,
+    );
     return {
       organizationId: created.organization.id,
       adminEmail: DEMO_ADMIN_EMAIL,

@@ -38,7 +38,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
   const schema = await getSchema();
-  const graphql = await createGraphQLHttp(schema, services, credentials, config.bodyLimitBytes, logger);
+  const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config.bodyLimitBytes, logger);
 
   const app = express();
   app.disable('x-powered-by');

@@ -322,11 +322,13 @@ describe('who sees which events', () => {
     const readOnly = await server.createKey(org, ['crm:read']);
     expect((await listEvents(readOnly)).body.data).toEqual([event]);
 
+    // The other organization's admin sees its own events (api_key.created), never this one's.
     const other = await tenant(['admin']);
-    const otherList = await listEvents(other.key);
+    const otherList = await listEvents(other.key, '?type=contact.created');
     expect(otherList.status).toBe(200);
     expect(otherList.body.pagination.total).toBe(0);
     expect(otherList.body.data).toEqual([]);
+    expect((await allEvents(other.key)).map((e) => e.id)).not.toContain(event.id);
   });
 });
 
@@ -341,7 +343,9 @@ describe('no event without its change', () => {
     expect(invalid.status).toBe(400);
 
     expect((await listEvents(key)).body.pagination.total).toBe(1);
-    expect(await server.prisma.event.count({ where: { organizationId: org } })).toBe(1);
+    expect(await server.prisma.event.count({ where: { organizationId: org, type: { startsWith: 'contact.' } } })).toBe(
+      1,
+    );
   });
 
   it('an update rejected as a conflict leaves no contact.updated event', async () => {
@@ -395,7 +399,9 @@ describe('no event without its change', () => {
 
     await expect(write('con_rolledback', 'rolled@example.com', true)).rejects.toThrow('rollback');
     expect(await server.prisma.contact.findUnique({ where: { id: 'con_rolledback' } })).toBeNull();
-    expect(await server.prisma.event.count({ where: { organizationId: org } })).toBe(0);
+    expect(await server.prisma.event.count({ where: { organizationId: org, type: { startsWith: 'contact.' } } })).toBe(
+      0,
+    );
     expect((await server.request('GET', '/v1/crm/contacts/con_rolledback', { key })).status).toBe(404);
     expect((await listEvents(key)).body.pagination.total).toBe(0);
 
@@ -434,5 +440,24 @@ describe('no event without its change', () => {
     for (const res of responses.filter((r) => r.status === 201)) {
       expect(listed.find((e) => e.data.object.id === res.body.id)?.data.object).toEqual(res.body);
     }
+  });
+});
+
+describe('api_key.created', () => {
+  it('is written when a key is generated, visible to admin only, and never carries the key, secret or hashes', async () => {
+    const org = await server.createOrganization();
+    const admin = await server.createKey(org, ['admin']);
+    const reader = await server.createKey(org, ['crm:read']);
+    const res = await listEvents(admin, '?type=api_key.created');
+    expect(res.status).toBe(200);
+    expect(res.body.pagination.total).toBe(2);
+    const [first] = res.body.data;
+    expect(first.data.object).toMatchObject({ id: expect.stringMatching(/^key_/), scopes: ['admin'], revokedAt: null });
+    expect(first.data.object.prefix).toBe(admin.slice(0, first.data.object.prefix.length));
+    const text = JSON.stringify(res.body);
+    expect(text).not.toContain(admin);
+    expect(text).not.toContain(reader);
+    expect(text).not.toMatch(/keyHash|secretHash|bps_/);
+    expect((await listEvents(reader, '?type=api_key.created')).body.pagination.total).toBe(0);
   });
 });

@@ -4,6 +4,7 @@
 import type { ApiKey } from '../generated/prisma/client.js';
 import type { PrismaClient, Transaction } from '../db/prisma.js';
 import { newId } from '../ids.js';
+import { emitEvent } from '../jobs/events.js';
 import { hashPassword, randomToken, sha256Hex } from './secrets.js';
 import type { Scope } from './scopes.js';
 
@@ -44,10 +45,25 @@ export interface CreateApiKeyInput {
   createdByUserId?: string;
 }
 
-export async function createApiKey(db: PrismaClient | Transaction, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+/** Generates a key, stores its hashes and emits `api_key.created`, in one transaction. */
+export async function createApiKey(prisma: PrismaClient, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const secret = await newSecret();
+  return prisma.$transaction((tx) => insertApiKey(tx, input, secret));
+}
+
+/** Hashing the secret is slow on purpose: do it before opening a transaction. */
+export async function newSecret(): Promise<{ value: string; hash: string }> {
+  const value = API_KEY_SECRET_PREFIX + randomToken(40);
+  return { value, hash: await hashPassword(value) };
+}
+
+export async function insertApiKey(
+  tx: Transaction,
+  input: CreateApiKeyInput,
+  secret: { value: string; hash: string },
+): Promise<CreatedApiKey> {
   const key = API_KEY_PREFIX + randomToken(40);
-  const secret = API_KEY_SECRET_PREFIX + randomToken(40);
-  const row = await db.apiKey.create({
+  const row = await tx.apiKey.create({
     data: {
       id: newId('apiKey'),
       organizationId: input.organizationId,
@@ -55,13 +71,15 @@ export async function createApiKey(db: PrismaClient | Transaction, input: Create
       name: input.name,
       prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
       keyHash: sha256Hex(key),
-      secretHash: await hashPassword(secret),
+      secretHash: secret.hash,
       scopes: input.scopes,
       expiresAt: input.expiresAt ?? null,
     },
   });
-  const { lastUsedAt: _lastUsedAt, revokedAt: _revokedAt, ...shown } = summarizeApiKey(row);
-  return { ...shown, key, secret };
+  const summary = summarizeApiKey(row);
+  await emitEvent(tx, { organizationId: input.organizationId, type: 'api_key.created', object: summary });
+  const { lastUsedAt: _lastUsedAt, revokedAt: _revokedAt, ...shown } = summary;
+  return { ...shown, key, secret: secret.value };
 }
 
 export function summarizeApiKey(row: ApiKey): ApiKeySummary {

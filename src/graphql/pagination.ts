@@ -6,13 +6,29 @@ import { z } from 'zod';
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
 
+/** The largest page number or timestamp a GraphQL Int carries. */
+export const MAX_INT = 2_147_483_647;
+
+/**
+ * A whole number from a query string ("42") or a GraphQL Int (42). Only plain
+ * digits count: "0x2", "1e2" and " 7" are refused rather than reinterpreted.
+ */
+export function wholeNumber(message: string) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value),
+    z.number(message).int(message),
+  );
+}
+
+const pageNumber = 'must be an integer of at least 1';
+const limitNumber = `must be an integer from 1 to ${MAX_LIMIT}`;
+
 export const pageSchema = z.object({
-  page: z.coerce.number().int().min(1, 'must be an integer of at least 1').default(1),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, `must be an integer from 1 to ${MAX_LIMIT}`)
-    .max(MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
+  page: wholeNumber(pageNumber)
+    .pipe(z.number().min(1, pageNumber).max(MAX_INT, `must be at most ${MAX_INT}`))
+    .default(1),
+  limit: wholeNumber(limitNumber)
+    .pipe(z.number().min(1, limitNumber).max(MAX_LIMIT, limitNumber))
     .default(DEFAULT_LIMIT),
 });
 

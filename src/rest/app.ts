@@ -12,6 +12,7 @@ import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
 import type { Services } from '../services.js';
 import { parseInput } from '../validation.js';
+import { authenticate, type AuthLocals } from './authenticate.js';
 import { prepareOperation, runOperation } from './execute.js';
 import { IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKey, requestHash } from './idempotency.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -36,7 +37,7 @@ export interface RestDependencies {
   publicUrl: string;
 }
 
-type Locals = { principal: Principal };
+type Locals = Required<Pick<AuthLocals, 'principal'>>;
 
 interface Answer {
   status: number;
@@ -99,28 +100,7 @@ export function createRestRouter(deps: RestDependencies): Router {
 
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
-  router.use((async (req: Request, res: Response<unknown, Locals>, next: NextFunction) => {
-    try {
-      res.locals.principal = await deps.credentials.resolve(req.headers.authorization);
-    } catch (error) {
-      return next(error);
-    }
-    const decision = await deps.rateLimiter.consume(res.locals.principal.credential.id);
-    res.setHeader('RateLimit-Limit', String(decision.limit));
-    res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
-    if (!decision.allowed) {
-      return next(
-        new DomainError(
-          'RATE_LIMIT_EXCEEDED',
-          `Rate limit of ${decision.limit} requests exceeded; retry after ${decision.resetSeconds} seconds`,
-          undefined,
-          decision.resetSeconds,
-        ),
-      );
-    }
-    next();
-  }) as RequestHandler);
+  router.use(authenticate(deps.credentials, deps.rateLimiter));
 
   const methodsByPath = new Map<string, string[]>();
   for (const row of restRoutes) {

@@ -23,18 +23,29 @@ function whereOf(organizationId: string, filter: ContactFilter): Prisma.ContactW
   if (filter.company) where.company = { equals: filter.company, mode: 'insensitive' };
   if (filter.tag) where.tags = { has: filter.tag };
   if (filter.q) {
-    const contains = { contains: filter.q, mode: 'insensitive' as const };
+    const contains = { contains: escapeLike(filter.q), mode: 'insensitive' as const };
     where.OR = [{ firstName: contains }, { lastName: contains }, { email: contains }, { company: contains }];
   }
   return where;
 }
 
+const NULLABLE_SORT_FIELDS = new Set(['firstName', 'lastName', 'company']);
+
 function orderOf(sort: ContactFilter['sort']): Prisma.ContactOrderByWithRelationInput[] {
   if (!sort) return [{ createdAt: 'asc' }, { id: 'asc' }];
   const direction = sort.startsWith('-') ? 'desc' : 'asc';
-  const field = sort.replace(/^-/, '') as keyof Prisma.ContactOrderByWithRelationInput;
+  const field = sort.replace(/^-/, '');
+  // Missing values last; Prisma accepts `nulls` only on optional fields.
+  const order = NULLABLE_SORT_FIELDS.has(field)
+    ? { sort: direction, nulls: direction === 'asc' ? 'last' : 'first' }
+    : direction;
   // id breaks ties, so pages never overlap or skip rows.
-  return [{ [field]: { sort: direction, nulls: direction === 'asc' ? 'last' : 'first' } }, { id: direction }];
+  return [{ [field]: order }, { id: direction }];
+}
+
+/** `contains` is SQL LIKE underneath: % and _ in the search text are literal. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
 }
 
 export class ContactService {

@@ -7,7 +7,7 @@ import { notFound } from '../../errors.js';
 import { EVENT_TYPES, isEventType, readableEventTypes } from '../../jobs/event-types.js';
 import { eventEnvelope } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
-import { pageSchema, pageWindow, paginationOf } from '../pagination.js';
+import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber } from '../pagination.js';
 import type { Event, EventPage } from './event.type.js';
 
 export const eventFilterSchema = pageSchema.extend({
@@ -15,7 +15,9 @@ export const eventFilterSchema = pageSchema.extend({
     .string()
     .refine(isEventType, { message: `must be one of ${Object.keys(EVENT_TYPES).join(', ')}` })
     .optional(),
-  since: z.coerce.number().int('must be a Unix time in seconds').min(0, 'must be a Unix time in seconds').optional(),
+  since: wholeNumber('must be a Unix time in seconds')
+    .pipe(z.number().min(0, 'must be a Unix time in seconds').max(MAX_INT, `must be at most ${MAX_INT}`))
+    .optional(),
 });
 
 export class EventService {

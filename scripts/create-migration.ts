@@ -7,7 +7,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfigOrExit } from '../src/config.js';
 import { MIGRATIONS_DIR, SCHEMA_PATH, diffSchemas } from '../src/db/schema-engine.js';
-import { openDatabase } from '../src/db/server.js';
+import { attachOrStartDatabase } from '../src/db/attach.js';
 
 const SNAPSHOT_PATH = path.join(MIGRATIONS_DIR, 'schema.snapshot.prisma');
 
@@ -20,7 +20,7 @@ if (!name) {
 const previous = existsSync(SNAPSHOT_PATH) ? await readFile(SNAPSHOT_PATH, 'utf8') : undefined;
 const current = await readFile(SCHEMA_PATH, 'utf8');
 // The engine insists on a reachable database even for a schema-to-schema diff.
-const database = await openDatabase(loadConfigOrExit());
+const database = await attachOrStartDatabase(loadConfigOrExit());
 const sql = await diffSchemas(database.url, previous, current).finally(() => database.close());
 if (!sql.trim() || sql.includes('This is an empty migration')) {
   console.log('schema.prisma matches the last migration: nothing to write');

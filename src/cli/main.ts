@@ -5,7 +5,7 @@ import { createPrisma, type PrismaClient } from '../db/prisma.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { UnknownCommandError, parseCommandLine, wantsJson, type CommandLine } from './args.js';
 import type { Runner } from './commands.js';
-import { attachOrStartDatabase, type AttachedDatabase } from './database.js';
+import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
 import { CliError, toCliError } from './errors.js';
 import { USAGE } from './usage.js';
 

@@ -26,10 +26,13 @@ const limitNumber = `must be an integer from 1 to ${MAX_LIMIT}`;
 export const pageSchema = z.object({
   page: wholeNumber(pageNumber)
     .pipe(z.number().min(1, pageNumber).max(MAX_INT, `must be at most ${MAX_INT}`))
-    .default(1),
+    .default(1)
+    // The preprocess step hides the bounds from z.toJSONSchema: state them for OpenAPI.
+    .meta({ type: 'integer', minimum: 1, maximum: MAX_INT, default: 1, description: 'Page number, from 1.' }),
   limit: wholeNumber(limitNumber)
     .pipe(z.number().min(1, limitNumber).max(MAX_LIMIT, limitNumber))
-    .default(DEFAULT_LIMIT),
+    .default(DEFAULT_LIMIT)
+    .meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' }),
 });
 
 export type PageRequest = z.output<typeof pageSchema>;

@@ -28,12 +28,13 @@ function responseSchema(schema: z.ZodType): JsonSchema {
 function queryParameters(query: z.ZodType | undefined) {
   if (!(query instanceof z.ZodObject)) return [];
   const json = toSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
-    name,
-    in: 'query',
-    required: json.required?.includes(name) ?? false,
-    schema,
-  }));
+  const shape = query.shape as Record<string, z.ZodType>;
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
+    // z.toJSONSchema leaves defaults out of input schemas; a client wants to know them.
+    const field = shape[name];
+    const fallback = field instanceof z.ZodDefault ? { default: field.def.defaultValue } : {};
+    return { name, in: 'query', required: json.required?.includes(name) ?? false, schema: { ...schema, ...fallback } };
+  });
 }
 
 const errorResponse = (description: string) => ({
@@ -99,7 +100,11 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
     uri: COMPONENT_URI,
   }) as { schemas: Record<string, JsonSchema> };
   const schemas = Object.fromEntries(
-    Object.entries(registered.schemas).map(([id, { $schema: _dialect, id: _id, ...schema }]) => [id, schema]),
+    // $id would be a fragment URI, which JSON Schema 2020-12 forbids; components are found by $ref.
+    Object.entries(registered.schemas).map(([id, { $schema: _dialect, $id: _uri, id: _id, ...schema }]) => [
+      id,
+      schema,
+    ]),
   );
   void errorSchema; // registered as the Error component on import
   return {

@@ -44,16 +44,17 @@ export class SharedRateLimiter {
     for (;;) {
       const now = Date.now();
       const state = this.states.get(key);
-      if (state && now < state.windowEndsAt) {
-        if (state.leased > 0) {
-          state.leased -= 1;
-          return this.decision(true, state, now);
-        }
-        if (state.storeConsumed >= this.limit) return this.decision(false, state, now);
-        if (state.pending) {
-          await state.pending;
-          continue;
-        }
+      if (state && now < state.windowEndsAt && state.leased > 0) {
+        state.leased -= 1;
+        return this.decision(true, state, now);
+      }
+      // One lease at a time per key: concurrent requests wait for it and share it.
+      if (state?.pending) {
+        await state.pending;
+        continue;
+      }
+      if (state && now < state.windowEndsAt && state.storeConsumed >= this.limit) {
+        return this.decision(false, state, now);
       }
       await this.lease(key, state, now);
     }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import type { Prisma, PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
-import { EVENT_TYPES, isEventType, readableEventTypes } from '../../jobs/event-types.js';
+import { EVENT_TYPES, readableEventTypes, type EventType } from '../../jobs/event-types.js';
 import { eventEnvelope } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
 import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber } from '../pagination.js';
@@ -12,12 +12,19 @@ import type { Event, EventPage } from './event.type.js';
 
 export const eventFilterSchema = pageSchema.extend({
   type: z
-    .string()
-    .refine(isEventType, { message: `must be one of ${Object.keys(EVENT_TYPES).join(', ')}` })
+    .enum(Object.keys(EVENT_TYPES) as [EventType, ...EventType[]], {
+      message: `must be one of ${Object.keys(EVENT_TYPES).join(', ')}`,
+    })
     .optional(),
   since: wholeNumber('must be a Unix time in seconds')
     .pipe(z.number().min(0, 'must be a Unix time in seconds').max(MAX_INT, `must be at most ${MAX_INT}`))
-    .optional(),
+    .optional()
+    .meta({
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_INT,
+      description: 'Only events created at or after this Unix time.',
+    }),
 });
 
 export class EventService {

@@ -1,12 +1,12 @@
-// The database for a short-lived process (the CLI): DATABASE_URL when set;
+// The database for a short-lived process (CLI, scripts): DATABASE_URL when set;
 // otherwise the embedded PostgreSQL under DATA_DIR, used as it is when a server
 // (npm start) already runs it, or started here and stopped by close().
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { ensureDatabase, withDatabaseName } from '../db/database-url.js';
-import { EMBEDDED_DATABASE_NAME, openDatabase, type DatabaseHandle } from '../db/server.js';
+import { ensureDatabase, withDatabaseName } from './database-url.js';
+import { EMBEDDED_DATABASE_NAME, openDatabase, type DatabaseHandle } from './server.js';
 
 export interface AttachedDatabase extends DatabaseHandle {
   /** url: DATABASE_URL; attached: an embedded PostgreSQL already running; started: started by this process. */

@@ -1,0 +1,143 @@
+// Settings from the environment: documented defaults, and a bad value stops the
+// service with a message naming the variable (not a stack trace).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('parseConfig defaults', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = parseConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.nodeEnv).toBe('development');
+    expect(config.isProduction).toBe(false);
+    expect(config.rateLimit).toEqual({ max: 600, windowSeconds: 60 });
+    // No DATABASE_URL: the embedded PostgreSQL under .data/.
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toBe(path.resolve('.data'));
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.tls).toBeUndefined();
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('treats blank optional values as unset', () => {
+    const config = parseConfig({ DATABASE_URL: '  ', REDIS_URL: '', PUBLIC_URL: '' });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('reads the values it is given', () => {
+    const config = parseConfig({
+      NODE_ENV: 'production',
+      HOST: '0.0.0.0',
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://app:secret@db.internal:5432/platform',
+      REDIS_URL: 'redis://cache:6379',
+      RATE_LIMIT_MAX: '100',
+      RATE_LIMIT_WINDOW_S: '10',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      isProduction: true,
+      host: '0.0.0.0',
+      port: 8080,
+      databaseUrl: 'postgresql://app:secret@db.internal:5432/platform',
+      redisUrl: 'redis://cache:6379',
+      rateLimit: { max: 100, windowSeconds: 10 },
+    });
+    // Links never point at 0.0.0.0.
+    expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('uses PUBLIC_URL without a trailing slash, and https with TLS files', () => {
+    expect(parseConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe('https://api.example.com');
+    const tls = parseConfig({ TLS_CERT_FILE: '/etc/tls/cert.pem', TLS_KEY_FILE: '/etc/tls/key.pem', PORT: '8443' });
+    expect(tls.tls).toEqual({ certFile: '/etc/tls/cert.pem', keyFile: '/etc/tls/key.pem' });
+    expect(tls.publicUrl).toBe('https://127.0.0.1:8443');
+  });
+});
+
+describe('parseConfig rejects invalid values, naming the variable', () => {
+  const cases: [string, NodeJS.ProcessEnv, string][] = [
+    ['a PORT that is not a number', { PORT: 'abc' }, 'PORT'],
+    ['a PORT out of range', { PORT: '70000' }, 'PORT'],
+    ['a negative PORT', { PORT: '-1' }, 'PORT'],
+    ['a fractional PORT', { PORT: '80.5' }, 'PORT'],
+    ['a zero RATE_LIMIT_MAX', { RATE_LIMIT_MAX: '0' }, 'RATE_LIMIT_MAX'],
+    ['a non-numeric RATE_LIMIT_WINDOW_S', { RATE_LIMIT_WINDOW_S: 'soon' }, 'RATE_LIMIT_WINDOW_S'],
+    ['a DATABASE_URL that is not PostgreSQL', { DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    ['a REDIS_URL that is not Redis', { REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    ['an unknown NODE_ENV', { NODE_ENV: 'staging' }, 'NODE_ENV'],
+    ['a PUBLIC_URL that is not a URL', { PUBLIC_URL: 'api.example.com' }, 'PUBLIC_URL'],
+    ['an unknown LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    ['only TLS_CERT_FILE', { TLS_CERT_FILE: '/etc/tls/cert.pem' }, 'TLS_CERT_FILE'],
+    ['only TLS_KEY_FILE', { TLS_KEY_FILE: '/etc/tls/key.pem' }, 'TLS_KEY_FILE'],
+  ];
+
+  it.each(cases)('%s', (_title, env, variable) => {
+    const error = configError(env);
+    expect(error.message).toContain(variable);
+    // Other, valid settings are not blamed.
+    for (const other of ['PORT', 'RATE_LIMIT_MAX', 'DATABASE_URL', 'NODE_ENV']) {
+      if (other !== variable) expect(error.message).not.toMatch(new RegExp(`\\b${other}\\b`));
+    }
+  });
+
+  it('names every invalid variable at once', () => {
+    const error = configError({ PORT: 'abc', RATE_LIMIT_MAX: '0', NODE_ENV: 'staging' });
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('RATE_LIMIT_MAX');
+    expect(error.message).toContain('NODE_ENV');
+  });
+
+  it('does not echo the DATABASE_URL it rejects (it may hold a password)', () => {
+    const error = configError({ DATABASE_URL: 'mysql://app:hunter2@db/platform' });
+    expect(error.message).toContain('DATABASE_URL');
+    expect(error.message).not.toContain('hunter2');
+  });
+});
+
+describe('starting the service with a bad setting', () => {
+  it('exits non-zero at once, naming PORT on stderr, without a stack trace', async () => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT, PORT: 'abc' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })),
+    );
+    clearTimeout(timer);
+
+    expect(signal).toBeNull();
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(stderr).toMatch(/\bPORT\b/);
+    expect(stderr).not.toMatch(/^\s+at\s/m);
+    expect(stderr).not.toMatch(/ConfigError|ZodError/);
+    // It stopped before touching a database or printing a banner.
+    expect(stdout).not.toContain('Created a demo organization');
+    expect(stdout).not.toContain('embedded PostgreSQL started');
+  }, 30_000);
+});

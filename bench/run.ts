@@ -9,6 +9,7 @@
 //   BENCH_ROUNDS       measure each scenario this many times per server, alternating,
 //                      and keep each server's best round (default 1)
 //   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
+//   BENCH_SCENARIO     only the scenarios whose name contains this (e.g. get, post)
 //   BENCH_PROFILE=1    run the service under --cpu-prof and print where its CPU time went
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -47,7 +48,7 @@ interface Scenario {
   target: number;
 }
 
-const SCENARIOS: Scenario[] = [
+const ALL_SCENARIOS: Scenario[] = [
   { name: 'GET list', method: 'GET', path: '/v1/crm/contacts?page=1&limit=50', target: 0.75 },
   {
     name: 'POST create',
@@ -64,6 +65,9 @@ const SCENARIOS: Scenario[] = [
     target: 0.4,
   },
 ];
+const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
+  name.toLowerCase().includes((process.env.BENCH_SCENARIO ?? '').toLowerCase()),
+);
 
 interface Server {
   name: 'service' | 'baseline';
@@ -196,7 +200,7 @@ async function startServer(
 async function checkSameAnswers(servers: Server[], key: string): Promise<void> {
   const bodies = await Promise.all(
     servers.map(async ({ name, url }) => {
-      const response = await fetch(url + SCENARIOS[0]!.path, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(url + ALL_SCENARIOS[0]!.path, { headers: { authorization: `Bearer ${key}` } });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`${name}: GET answered ${response.status}: ${text}`);
       return text;

@@ -358,3 +358,32 @@ describe('a burst against a large budget on two servers', () => {
     expectRateLimited(await list(b, key), LIMIT, 60);
   }, 90_000);
 });
+
+describe('GraphQL shares the budget', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });
+  });
+  afterAll(() => server.close());
+
+  it('counts /graphql and /v1 against one budget and answers 429 in GraphQL shape', async () => {
+    const org = await server.createOrganization();
+    const key = await server.createKey(org, ['crm:read']);
+    const query = { query: '{ contacts { pagination { total } } }' };
+    const first = await server.request('POST', '/graphql', { key, body: query });
+    expect(first.status).toBe(200);
+    expect(first.body.data.contacts.pagination.total).toBe(0);
+    expectRateLimitHeaders(first, 3, 60);
+    expect((await server.request('GET', '/v1/crm/contacts', { key })).status).toBe(200);
+    expect((await server.request('POST', '/graphql', { key, body: query })).status).toBe(200);
+
+    const limited = await server.request('POST', '/graphql', { key, body: query });
+    expect(limited.status).toBe(429);
+    expect(limited.body.errors[0].extensions).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryAfter: expect.any(Number),
+    });
+    expect(limited.headers.get('retry-after')).toBe(String(limited.body.errors[0].extensions.retryAfter));
+    expectRateLimited(await server.request('GET', '/v1/crm/contacts', { key }), 3, 60);
+  });
+});

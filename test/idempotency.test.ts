@@ -1,0 +1,104 @@
+// Idempotency-Key on POST: safe retries of creates (DECISIONS.md).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let key: string;
+let org: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  org = await server.createOrganization();
+  key = await server.createKey(org, ['crm:read', 'crm:write']);
+});
+afterAll(() => server.close());
+
+const post = (body: unknown, idempotencyKey?: string, as = key) =>
+  server.request('POST', '/v1/crm/contacts', {
+    key: as,
+    body,
+    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+  });
+
+const contactCount = (email: string) => server.prisma.contact.count({ where: { organizationId: org, email } });
+
+describe('Idempotency-Key', () => {
+  it('answers a repeat with the first response and creates once', async () => {
+    const first = await post({ email: 'once@example.com', tags: ['a'] }, 'create-once-1');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await post({ email: 'once@example.com', tags: ['a'] }, 'create-once-1');
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await contactCount('once@example.com')).toBe(1);
+    const events = await server.prisma.event.count({ where: { organizationId: org, type: 'contact.created' } });
+    expect(events).toBe(await server.prisma.contact.count({ where: { organizationId: org } }));
+  });
+
+  it('answers 409 CONFLICT when the same key comes with another body', async () => {
+    await post({ email: 'first@example.com' }, 'reused-key');
+    const other = await post({ email: 'second@example.com' }, 'reused-key');
+    expect(other.status).toBe(409);
+    expect(other.body.error).toMatchObject({ code: 'CONFLICT', field: 'Idempotency-Key' });
+    expect(await contactCount('second@example.com')).toBe(0);
+  });
+
+  it('replays a client error too, so a retry cannot turn a 400 into a different answer', async () => {
+    const first = await post({ firstName: 'No email' }, 'bad-body');
+    expect(first.status).toBe(400);
+    const again = await post({ firstName: 'No email' }, 'bad-body');
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('runs concurrent repeats once: one creates, the others replay or are told it is in progress', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => post({ email: 'race@example.com' }, 'race-key')));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    for (const r of results.filter((r) => r.status === 409)) {
+      expect(r.body.error).toMatchObject({ code: 'CONFLICT', field: 'Idempotency-Key' });
+    }
+    const created = results.filter((r) => r.status === 201).map((r) => r.body.id);
+    expect(new Set(created).size).toBe(1);
+    expect(await contactCount('race@example.com')).toBe(1);
+  });
+
+  it('keeps keys per organization', async () => {
+    const otherOrg = await server.createOrganization();
+    const otherKey = await server.createKey(otherOrg, ['crm:write']);
+    const mine = await post({ email: 'shared-key@example.com' }, 'same-key-two-orgs');
+    const theirs = await post({ email: 'shared-key@example.com' }, 'same-key-two-orgs', otherKey);
+    expect(mine.status).toBe(201);
+    expect(theirs.status).toBe(201);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+  });
+
+  it('rejects a malformed key by name', async () => {
+    const res = await post({ email: 'long@example.com' }, 'x'.repeat(256));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'Idempotency-Key' });
+    expect(await contactCount('long@example.com')).toBe(0);
+  });
+
+  it('lets a key be used again after 24 hours', async () => {
+    const first = await post({ email: 'day-old@example.com' }, 'day-old');
+    await server.prisma.idempotencyKey.update({
+      where: { organizationId_key: { organizationId: org, key: 'day-old' } },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    await server.request('DELETE', `/v1/crm/contacts/${first.body.id}`, { key });
+    const again = await post({ email: 'day-old@example.com' }, 'day-old');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+
+  it('without the header, each POST is its own request', async () => {
+    expect((await post({ email: 'plain@example.com' })).status).toBe(201);
+    expect((await post({ email: 'plain@example.com' })).status).toBe(409);
+  });
+});

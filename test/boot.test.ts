@@ -10,21 +10,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { freePort } from './support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BANNER = 'Created a demo organization';
 const SLOW = 120_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** True when nothing listens on 127.0.0.1:port (we can bind it ourselves). */
 async function portIsFree(port: number): Promise<boolean> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { freePort } from './support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -470,17 +471,6 @@ describe('without DATABASE_URL: the embedded PostgreSQL under DATA_DIR', () => {
     expect(await listening(pgPort)).toBe(false);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -4,30 +4,19 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { quoteIdentifier, withDatabaseName } from '../../src/db/database-url.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { applyMigrations, readMigrations } from '../../src/db/schema-engine.js';
+import { freePort } from './free-port.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresServerUrl: string;
     templateDatabase: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Names the template after the migrations, so a changed migration makes a new one. */

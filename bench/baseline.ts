@@ -1,7 +1,9 @@
 // The baseline of `npm run bench`: the least a real server must do to answer
 // GET and POST /v1/crm/contacts like the service does. node:http + pg, the same
 // tables and queries, a Bearer key checked by SHA-256 against "ApiKey" (cached in
-// memory, as the service caches resolved keys), and the same JSON bodies.
+// memory, as the service caches resolved keys), and the same JSON bodies. Like
+// the service's Prisma client, it names its statements so each connection
+// prepares them once.
 // Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE (default 10).
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -58,11 +60,12 @@ async function authenticate(authorization: string | undefined, scope: string): P
   const hash = createHash('sha256').update(token).digest('hex');
   let key = keys.get(hash);
   if (!key || Date.now() - key.loadedAt > KEY_TTL_MS) {
-    const { rows } = await pool.query<{ organizationId: string; scopes: string[] }>(
-      `select "organizationId", scopes from "ApiKey"
-       where "keyHash" = $1 and "revokedAt" is null and ("expiresAt" is null or "expiresAt" > now())`,
-      [hash],
-    );
+    const { rows } = await pool.query<{ organizationId: string; scopes: string[] }>({
+      name: 'api_key',
+      text: `select "organizationId", scopes from "ApiKey"
+             where "keyHash" = $1 and "revokedAt" is null and ("expiresAt" is null or "expiresAt" > now())`,
+      values: [hash],
+    });
     if (!rows[0]) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid API key');
     key = { organizationId: rows[0].organizationId, scopes: new Set(rows[0].scopes), loadedAt: Date.now() };
     keys.set(hash, key);
@@ -84,14 +87,16 @@ async function listContacts(organizationId: string, query: URLSearchParams) {
   const page = pageParameter(query, 'page', 1, Number.MAX_SAFE_INTEGER);
   const limit = pageParameter(query, 'limit', 50, 100);
   const [rows, count] = await Promise.all([
-    pool.query<ContactRow>(
-      `select ${COLUMNS} from "Contact" where "organizationId" = $1
-       order by "createdAt", id limit $2 offset $3`,
-      [organizationId, limit, (page - 1) * limit],
-    ),
-    pool.query<{ total: number }>(`select count(*)::int as total from "Contact" where "organizationId" = $1`, [
-      organizationId,
-    ]),
+    pool.query<ContactRow>({
+      name: 'contact_page',
+      text: `select ${COLUMNS} from "Contact" where "organizationId" = $1 order by "createdAt", id limit $2 offset $3`,
+      values: [organizationId, limit, (page - 1) * limit],
+    }),
+    pool.query<{ total: number }>({
+      name: 'contact_count',
+      text: `select count(*)::int as total from "Contact" where "organizationId" = $1`,
+      values: [organizationId],
+    }),
   ]);
   const total = count.rows[0]!.total;
   return { data: rows.rows.map(contactOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
@@ -136,10 +141,11 @@ async function createContact(organizationId: string, body: Record<string, unknow
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows } = await client.query<ContactRow>(
-      `insert into "Contact" (id, "organizationId", email, "firstName", "lastName", company, phone, tags, "updatedAt")
-       values ($1, $2, $3, $4, $5, $6, $7, $8, now()) returning ${COLUMNS}`,
-      [
+    const { rows } = await client.query<ContactRow>({
+      name: 'contact_insert',
+      text: `insert into "Contact" (id, "organizationId", email, "firstName", "lastName", company, phone, tags, "updatedAt")
+             values ($1, $2, $3, $4, $5, $6, $7, $8, now()) returning ${COLUMNS}`,
+      values: [
         `con_${ulid().toLowerCase()}`,
         organizationId,
         email,
@@ -149,12 +155,13 @@ async function createContact(organizationId: string, body: Record<string, unknow
         optionalText(body, 'phone'),
         [...new Set(tags as string[])],
       ],
-    );
+    });
     const contact = contactOf(rows[0]!);
-    await client.query(
-      `insert into "Event" (id, "organizationId", type, data) values ($1, $2, 'contact.created', $3)`,
-      [`evt_${ulid().toLowerCase()}`, organizationId, JSON.stringify({ object: contact })],
-    );
+    await client.query({
+      name: 'event_insert',
+      text: `insert into "Event" (id, "organizationId", type, data) values ($1, $2, 'contact.created', $3)`,
+      values: [`evt_${ulid().toLowerCase()}`, organizationId, JSON.stringify({ object: contact })],
+    });
     await client.query('commit');
     return contact;
   } catch (error) {

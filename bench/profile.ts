@@ -1,19 +1,21 @@
-// Summarises a V8 .cpuprofile (node --cpu-prof): self time by function and by
-// package/source area, idle excluded. Used by `BENCH_PROFILE=1 npm run bench`;
+// Summarises a V8 .cpuprofile (node --cpu-prof): self time by package / source
+// file and by function, idle excluded. Used by `BENCH_PROFILE=1 npm run bench`;
 // also on its own: `npx tsx bench/profile.ts <file.cpuprofile> [top]`.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-
 interface CpuProfile {
-  nodes: ProfileNode[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
   samples: number[];
   timeDeltas: number[];
+}
+
+export interface ProfileSummary {
+  busyMs: number;
+  idleMs: number;
+  byArea: Map<string, number>;
+  byFunction: Map<string, number>;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -25,44 +27,48 @@ function areaOf(url: string, functionName: string): string {
   if (inModules) return inModules[1]!;
   if (url.startsWith('node:')) return 'node (core)';
   if (url.startsWith('wasm:')) return '(wasm)';
-  const file = url.startsWith('file://') ? new URL(url).pathname : url;
-  return path.relative(ROOT, file);
+  return path.relative(ROOT, url.startsWith('file://') ? new URL(url).pathname : url);
 }
 
-function table(rows: [string, number][], total: number, top: number): string {
-  return rows
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([name, ms]) => `  ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${name}`)
-    .join('\n');
-}
+const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
 
-export function summarizeProfile(file: string, top = 25): string {
+/** Samples in the first `skipMs` of the profile (e.g. start-up) are left out. */
+export function readProfile(file: string, skipMs = 0): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const byFunction = new Map<string, number>();
-  const byArea = new Map<string, number>();
-  let busy = 0;
-  let idle = 0;
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const summary: ProfileSummary = { busyMs: 0, idleMs: 0, byArea: new Map(), byFunction: new Map() };
+  let elapsedMs = 0;
   profile.samples.forEach((id, index) => {
     const ms = (profile.timeDeltas[index] ?? 0) / 1000;
-    const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
+    elapsedMs += ms;
+    if (elapsedMs < skipMs) return;
+    const { functionName, url, lineNumber } = frames.get(id)!;
     if (functionName === '(idle)') {
-      idle += ms;
+      summary.idleMs += ms;
       return;
     }
-    busy += ms;
+    summary.busyMs += ms;
     const area = areaOf(url, functionName);
-    const name = `${functionName || '(anonymous)'}  ${area}${url ? `:${lineNumber + 1}` : ''}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
-    byArea.set(area, (byArea.get(area) ?? 0) + ms);
+    add(summary.byArea, area, ms);
+    add(summary.byFunction, `${functionName || '(anonymous)'}  ${area}${url ? `:${lineNumber + 1}` : ''}`, ms);
   });
+  return summary;
+}
+
+export function formatProfile({ busyMs, byArea, byFunction }: ProfileSummary, top: number): string {
+  const table = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(
+        ([name, ms]) => `  ${((100 * ms) / busyMs).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(6)} ms  ${name}`,
+      )
+      .join('\n');
   return [
-    `CPU profile ${path.relative(process.cwd(), file)}: ${busy.toFixed(0)} ms busy, ${idle.toFixed(0)} ms idle`,
     `Self time by package / source file (% of busy):`,
-    table([...byArea], busy, top),
+    table(byArea),
     `Top ${top} functions by self time (% of busy):`,
-    table([...byFunction], busy, top),
+    table(byFunction),
   ].join('\n');
 }
 
@@ -72,5 +78,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error('usage: tsx bench/profile.ts <file.cpuprofile> [top]');
     process.exit(64);
   }
-  console.log(summarizeProfile(file, top ? Number(top) : undefined));
+  const summary = readProfile(file);
+  console.log(`${summary.busyMs.toFixed(0)} ms busy, ${summary.idleMs.toFixed(0)} ms idle`);
+  console.log(formatProfile(summary, top ? Number(top) : 25));
 }

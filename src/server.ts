@@ -3,7 +3,7 @@
 import express, { type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
-import { createPrisma, type PrismaClient } from './db/prisma.js';
+import { connectDatabase, type PrismaClient } from './db/prisma.js';
 import { DomainError } from './errors.js';
 import { createGraphQLHttp } from './graphql/http.js';
 import { getSchema } from './graphql/schema.js';
@@ -26,8 +26,8 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
     logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
   const logConnectionError = connectionErrorLogger('database');
-  const prisma = createPrisma(databaseUrl, config.databasePoolSize, logConnectionError);
-  const services = createServices(prisma);
+  const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError);
+  const services = createServices(prisma, pool);
   const credentials = new CredentialResolver(prisma, logger);
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({

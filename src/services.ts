@@ -1,4 +1,5 @@
 // The services every transport reaches, built once from explicit dependencies.
+import type pg from 'pg';
 import type { PrismaClient } from './db/prisma.js';
 import { ContactService } from './graphql/crm/contact.service.js';
 import { EventService } from './graphql/system/event.service.js';
@@ -9,10 +10,10 @@ export interface Services {
   events: EventService;
 }
 
-export function createServices(prisma: PrismaClient): Services {
+export function createServices(prisma: PrismaClient, pool: pg.Pool): Services {
   return {
     prisma,
-    contacts: new ContactService(prisma),
+    contacts: new ContactService(prisma, pool),
     events: new EventService(prisma),
   };
 }

@@ -1,6 +1,7 @@
 // The Prisma client over a node-postgres pool (Prisma 7 needs a driver adapter).
 import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
@@ -25,14 +26,27 @@ function statementNames(): (query: { sql: string }) => string {
   };
 }
 
-export function createPrisma(
+/** The Prisma client and, for the few hot reads written in SQL, the pg pool beneath it. */
+export interface DatabaseClients {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+}
+
+export function connectDatabase(
   connectionString: string,
   poolSize: number,
   onPoolError?: (error: Error) => void,
-): PrismaClient {
-  const adapter = new PrismaPg(
-    { connectionString, max: poolSize },
-    { statementNameGenerator: statementNames(), onPoolError },
-  );
-  return new PrismaClient({ adapter });
+): DatabaseClients {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const adapter = new PrismaPg(pool, {
+    statementNameGenerator: statementNames(),
+    onPoolError,
+    // prisma.$disconnect() ends the pool.
+    disposeExternalPool: true,
+  });
+  return { prisma: new PrismaClient({ adapter }), pool };
+}
+
+export function createPrisma(connectionString: string, poolSize: number): PrismaClient {
+  return connectDatabase(connectionString, poolSize).prisma;
 }

@@ -115,7 +115,7 @@ export function createRestRouter(deps: RestDependencies): Router {
         query: row.query ? parseInput(row.query, req.query) : undefined,
         body: parseBody(row.body, req.body),
       });
-      const data = await runOperation(deps.schema, operation, variables, { principal, services: deps.services });
+      const data = await runOperation(operation, variables, { principal, services: deps.services });
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };
 

@@ -1,4 +1,5 @@
 // Contacts: validation, tenant scoping, uniqueness, and the events of each change.
+import type pg from 'pg';
 import type { Principal } from '../../auth/principal.js';
 import { Prisma, type PrismaClient } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
@@ -6,8 +7,9 @@ import type { Contact as ContactRow } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { emitEvent } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
-import { pageWindow, paginationOf } from '../pagination.js';
-import { contactFilterSchema, createContactSchema, updateContactSchema, type ContactFilter } from './contact.input.js';
+import { paginationOf } from '../pagination.js';
+import { listContactRows } from './contact.queries.js';
+import { contactFilterSchema, createContactSchema, updateContactSchema } from './contact.input.js';
 import { contactObject, type Contact, type ContactPage } from './contact.type.js';
 
 const duplicateEmail = () =>
@@ -17,47 +19,15 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }
 
-function whereOf(organizationId: string, filter: ContactFilter): Prisma.ContactWhereInput {
-  const where: Prisma.ContactWhereInput = { organizationId };
-  if (filter.email) where.email = filter.email.toLowerCase();
-  if (filter.company) where.company = { equals: filter.company, mode: 'insensitive' };
-  if (filter.tag) where.tags = { has: filter.tag };
-  if (filter.q) {
-    const contains = { contains: escapeLike(filter.q), mode: 'insensitive' as const };
-    where.OR = [{ firstName: contains }, { lastName: contains }, { email: contains }, { company: contains }];
-  }
-  return where;
-}
-
-const NULLABLE_SORT_FIELDS = new Set(['firstName', 'lastName', 'company']);
-
-function orderOf(sort: ContactFilter['sort']): Prisma.ContactOrderByWithRelationInput[] {
-  if (!sort) return [{ createdAt: 'asc' }, { id: 'asc' }];
-  const direction = sort.startsWith('-') ? 'desc' : 'asc';
-  const field = sort.replace(/^-/, '');
-  // Missing values last; Prisma accepts `nulls` only on optional fields.
-  const order = NULLABLE_SORT_FIELDS.has(field)
-    ? { sort: direction, nulls: direction === 'asc' ? 'last' : 'first' }
-    : direction;
-  // id breaks ties, so pages never overlap or skip rows.
-  return [{ [field]: order }, { id: direction }];
-}
-
-/** `contains` is SQL LIKE underneath: % and _ in the search text are literal. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
-}
-
 export class ContactService {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: pg.Pool,
+  ) {}
 
   async list(principal: Principal, args: unknown): Promise<ContactPage> {
     const filter = parseInput(contactFilterSchema, args);
-    const where = whereOf(principal.organizationId, filter);
-    const [rows, total] = await Promise.all([
-      this.prisma.contact.findMany({ where, orderBy: orderOf(filter.sort), ...pageWindow(filter) }),
-      this.prisma.contact.count({ where }),
-    ]);
+    const { rows, total } = await listContactRows(this.pool, principal.organizationId, filter);
     return { data: rows.map(contactObject), pagination: paginationOf(filter, total) };
   }
 

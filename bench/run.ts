@@ -339,6 +339,14 @@ function printProfile(server: Server): void {
   console.log(formatProfile(summary, server.name === 'service' ? 25 : 10));
 }
 
+/** The node arguments of `npm start`, so the bench runs the service exactly as users do. */
+function startCommandArguments(): string[] {
+  const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
+  return args;
+}
+
 async function main(): Promise<void> {
   const database = await createBenchDatabase();
   const key = await seed(database.url);
@@ -346,7 +354,7 @@ async function main(): Promise<void> {
 
   const service = await startServer(
     'service',
-    ['--import', 'tsx', 'src/main.ts'],
+    startCommandArguments(),
     {
       DATABASE_URL: database.url,
       NODE_ENV: 'production',

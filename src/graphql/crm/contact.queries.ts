@@ -1,18 +1,37 @@
 // The contact list in SQL. It is the hottest read of the API, and mapping 50
 // rows through Prisma cost more CPU than the rest of the request (see README,
-// Performance); node-postgres returns the same row shape as the Prisma model.
+// Performance). The rows come out in the public shape (contactObject's), with
+// timestamps formatted by PostgreSQL exactly as Date#toISOString does, so no
+// per-row parsing and re-formatting happens in the request's thread.
 import type pg from 'pg';
-import type { Contact as ContactRow } from '../../generated/prisma/client.js';
 import { pageWindow } from '../pagination.js';
 import type { ContactFilter } from './contact.input.js';
+import type { Contact } from './contact.type.js';
 
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
+
+/** The columns of contactObject, in its order. */
+const PUBLIC_COLUMNS = [
+  'id',
+  '"firstName"',
+  '"lastName"',
+  'email',
+  'company',
+  'phone',
+  'tags',
+  iso('"createdAt"'),
+  iso('"updatedAt"'),
+].join(', ');
+
+// Qualified: the output columns "createdAt" and "updatedAt" are formatted text,
+// and an unqualified ORDER BY name would sort by them instead of the index.
 const SORT_COLUMNS: Record<string, string> = {
-  createdAt: '"createdAt"',
-  updatedAt: '"updatedAt"',
-  firstName: '"firstName"',
-  lastName: '"lastName"',
-  email: 'email',
-  company: 'company',
+  createdAt: '"Contact"."createdAt"',
+  updatedAt: '"Contact"."updatedAt"',
+  firstName: '"Contact"."firstName"',
+  lastName: '"Contact"."lastName"',
+  email: '"Contact".email',
+  company: '"Contact".company',
 };
 
 /** `%` and `_` in the search text are literal. */
@@ -41,22 +60,22 @@ function whereOf(organizationId: string, filter: ContactFilter): { sql: string; 
 
 /** createdAt then id by default; a sort field, then id, in the same direction. PostgreSQL puts nulls last ascending. */
 function orderOf(sort: ContactFilter['sort']): string {
-  if (!sort) return '"createdAt" asc, id asc';
-  const direction = sort.startsWith('-') ? 'desc' : 'asc';
-  return `${SORT_COLUMNS[sort.replace(/^-/, '')]} ${direction}, id ${direction}`;
+  const field = sort?.replace(/^-/, '') ?? 'createdAt';
+  const direction = sort?.startsWith('-') ? 'desc' : 'asc';
+  return `${SORT_COLUMNS[field]} ${direction}, "Contact".id ${direction}`;
 }
 
-export async function listContactRows(
+export async function listContacts(
   pool: pg.Pool,
   organizationId: string,
   filter: ContactFilter,
-): Promise<{ rows: ContactRow[]; total: number }> {
+): Promise<{ contacts: Contact[]; total: number }> {
   const where = whereOf(organizationId, filter);
   const { skip, take } = pageWindow(filter);
   const n = where.params.length;
   const [page, count] = await Promise.all([
-    pool.query<ContactRow>({
-      text: `select * from "Contact" where ${where.sql} order by ${orderOf(filter.sort)} limit $${n + 1} offset $${n + 2}`,
+    pool.query<Contact>({
+      text: `select ${PUBLIC_COLUMNS} from "Contact" where ${where.sql} order by ${orderOf(filter.sort)} limit $${n + 1} offset $${n + 2}`,
       values: [...where.params, take, skip],
     }),
     pool.query<{ total: number }>({
@@ -64,5 +83,5 @@ export async function listContactRows(
       values: where.params,
     }),
   ]);
-  return { rows: page.rows, total: count.rows[0]!.total };
+  return { contacts: page.rows, total: count.rows[0]!.total };
 }

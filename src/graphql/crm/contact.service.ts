@@ -8,7 +8,7 @@ import { newId } from '../../ids.js';
 import { emitEvent } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
 import { paginationOf } from '../pagination.js';
-import { listContactRows } from './contact.queries.js';
+import { listContacts } from './contact.queries.js';
 import { contactFilterSchema, createContactSchema, updateContactSchema } from './contact.input.js';
 import { contactObject, type Contact, type ContactPage } from './contact.type.js';
 
@@ -27,8 +27,8 @@ export class ContactService {
 
   async list(principal: Principal, args: unknown): Promise<ContactPage> {
     const filter = parseInput(contactFilterSchema, args);
-    const { rows, total } = await listContactRows(this.pool, principal.organizationId, filter);
-    return { data: rows.map(contactObject), pagination: paginationOf(filter, total) };
+    const { contacts, total } = await listContacts(this.pool, principal.organizationId, filter);
+    return { data: contacts, pagination: paginationOf(filter, total) };
   }
 
   async get(principal: Principal, id: string): Promise<Contact> {

@@ -2,7 +2,7 @@
 // transaction it writes in, so the event commits with the change or not at all.
 // Webhook delivery reads this table (and, later, enqueues its jobs here too).
 import type { Event as EventRow } from '../generated/prisma/client.js';
-import type { Prisma, Transaction } from '../db/prisma.js';
+import type { Transaction } from '../db/prisma.js';
 import { newId } from '../ids.js';
 import type { EventType } from './event-types.js';
 
@@ -15,14 +15,18 @@ export interface EmitEvent<T extends object> {
   previousAttributes?: Partial<T>;
 }
 
-export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventRow> {
+export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   const data = {
     object: event.object,
     ...(event.previousAttributes && { previousAttributes: event.previousAttributes }),
-  } as unknown as Prisma.InputJsonObject;
-  return tx.event.create({
-    data: { id: newId('event'), organizationId: event.organizationId, type: event.type, data },
-  });
+  } as EventEnvelope['data'];
+  const id = newId('event');
+  const createdAt = new Date();
+  // Raw SQL: through Prisma's model API this insert cost more CPU than the change it records.
+  await tx.$executeRaw`
+    insert into "Event" (id, "organizationId", type, data, "createdAt")
+    values (${id}, ${event.organizationId}, ${event.type}, ${JSON.stringify(data)}::jsonb, ${createdAt})`;
+  return { id, type: event.type, created: Math.floor(createdAt.getTime() / 1000), data };
 }
 
 /** The event envelope of the specification: {id, type, created, data}. */

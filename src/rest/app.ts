@@ -14,7 +14,7 @@ import type { Services } from '../services.js';
 import { parseInput } from '../validation.js';
 import { authenticate, type AuthLocals } from './authenticate.js';
 import { prepareOperation, runOperation } from './execute.js';
-import { IDEMPOTENCY_HEADER, IdempotencyStore, parseIdempotencyKey, requestHash } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, IdempotencyStore, answerOnce, parseIdempotencyKey, type Answer } from './idempotency.js';
 import { buildOpenApiDocument } from './openapi.js';
 import type { SharedRateLimiter } from './rate-limit.js';
 import { sendError, toDomainError } from './respond.js';
@@ -38,39 +38,6 @@ export interface RestDependencies {
 }
 
 type Locals = Required<Pick<AuthLocals, 'principal'>>;
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** Runs `answer` once per Idempotency-Key: repeats get the stored answer back. */
-async function answerOnce(
-  store: IdempotencyStore,
-  organizationId: string,
-  key: string,
-  req: Request,
-  res: Response,
-  answer: () => Promise<Answer>,
-): Promise<Answer> {
-  const claim = await store.claim(organizationId, key, requestHash(req.method, req.baseUrl + req.path, req.body));
-  if (claim.kind === 'replay') {
-    res.setHeader('Idempotent-Replayed', 'true');
-    return { status: claim.status, body: claim.body ?? undefined };
-  }
-  let result: Answer;
-  try {
-    result = await answer();
-  } catch (error) {
-    const domain = toDomainError(error);
-    // A client error is the answer to this request; a server fault may be retried.
-    if (domain.status >= 500) await store.release(organizationId, key);
-    else await store.complete(organizationId, key, domain.status, { error: domain.toBody() });
-    throw error;
-  }
-  await store.complete(organizationId, key, result.status, result.body);
-  return result;
-}
 
 function isJson(req: Request): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
@@ -133,8 +100,10 @@ export function createRestRouter(deps: RestDependencies): Router {
       }
       const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
       const result = idempotencyKey
-        ? await answerOnce(idempotency, principal.organizationId, idempotencyKey, req, res, () =>
-            answer(req, principal),
+        ? await answerOnce(
+            idempotency,
+            { organizationId: principal.organizationId, key: idempotencyKey, req, res },
+            () => answer(req, principal),
           )
         : await answer(req, principal);
       if (result.body === undefined) res.status(result.status).end();
@@ -167,8 +136,9 @@ function matches(pattern: string, path: string): boolean {
 export function restErrorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const domain = toDomainError(error);
-    if (domain.code === 'INTERNAL_ERROR')
-      logger.error({ err: error, method: req.method, url: req.originalUrl }, 'request failed');
+    if (domain.code === 'INTERNAL_ERROR') {
+      logger.error({ err: domain.cause ?? error, method: req.method, url: req.originalUrl }, 'request failed');
+    }
     if (res.headersSent) return res.end();
     sendError(res, domain);
   };

@@ -4,7 +4,9 @@
 // its key; if it died without answering, the key is free again after a minute.
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../db/prisma.js';
+import type { Request, Response } from 'express';
 import { DomainError } from '../errors.js';
+import { toDomainError } from './respond.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEEP_HOURS = 24;
@@ -73,4 +75,34 @@ export class IdempotencyStore {
   async release(organizationId: string, key: string): Promise<void> {
     await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, key, status: 'processing' } });
   }
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** Runs `answer` once per Idempotency-Key: repeats get the stored answer back. */
+export async function answerOnce(
+  store: IdempotencyStore,
+  { organizationId, key, req, res }: { organizationId: string; key: string; req: Request; res: Response },
+  answer: () => Promise<Answer>,
+): Promise<Answer> {
+  const claim = await store.claim(organizationId, key, requestHash(req.method, req.baseUrl + req.path, req.body));
+  if (claim.kind === 'replay') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    return { status: claim.status, body: claim.body ?? undefined };
+  }
+  let result: Answer;
+  try {
+    result = await answer();
+  } catch (error) {
+    const domain = toDomainError(error);
+    // A client error is the answer to this request; a server fault may be retried.
+    if (domain.status >= 500) await store.release(organizationId, key);
+    else await store.complete(organizationId, key, domain.status, { error: domain.toBody() });
+    throw error;
+  }
+  await store.complete(organizationId, key, result.status, result.body);
+  return result;
 }

@@ -61,13 +61,18 @@ export class IdempotencyStore {
     if (existing.status !== 'completed' || existing.responseStatus === null) {
       throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress', 'Idempotency-Key');
     }
-    return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
+    const body = existing.responseBody === null ? undefined : (JSON.parse(existing.responseBody) as unknown);
+    return { kind: 'replay', status: existing.responseStatus, body };
   }
 
   async complete(organizationId: string, key: string, status: number, body: unknown): Promise<void> {
     await this.prisma.idempotencyKey.update({
       where: { organizationId_key: { organizationId, key } },
-      data: { status: 'completed', responseStatus: status, responseBody: (body ?? undefined) as never },
+      data: {
+        status: 'completed',
+        responseStatus: status,
+        responseBody: body === undefined ? null : JSON.stringify(body),
+      },
     });
   }
 

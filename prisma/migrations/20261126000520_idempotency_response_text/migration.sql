@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "IdempotencyKey" ALTER COLUMN "responseBody" SET DATA TYPE TEXT;

@@ -50,7 +50,6 @@ export class DomainError extends Error {
   }
 }
 
-export const validationError = (field: string, message: string) => new DomainError('VALIDATION_ERROR', message, field);
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
 /** A fault the caller cannot fix; the cause is logged, never shown. */
 export const internalError = (cause?: unknown) =>

@@ -4,13 +4,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, internalError, isErrorCode } from '../errors.js';
 
-export function toGraphQLError(error: DomainError): GraphQLError {
-  return new GraphQLError(error.message, {
-    originalError: error,
-    extensions: { code: error.code, ...(error.field !== undefined && { field: error.field }) },
-  });
-}
-
 /**
  * The input field a graphql-js message names: `at "input.email"`,
  * `Field "email" of required type` / `Field "CreateContactInput.email" ...`, or `Variable "$page"`.

@@ -23,10 +23,6 @@ export const EVENT_TYPES = {
 
 export type EventType = keyof typeof EVENT_TYPES;
 
-export function isEventType(value: string): value is EventType {
-  return Object.hasOwn(EVENT_TYPES, value);
-}
-
 /** The event types a holder of these scopes may read. */
 export function readableEventTypes(scopes: ReadonlySet<string>): EventType[] {
   return (Object.keys(EVENT_TYPES) as EventType[]).filter(

@@ -60,8 +60,6 @@ export const contactFilterSchema = pageSchema.extend({
   q: z.string().trim().min(1).max(200).optional(),
 });
 
-export type CreateContact = z.output<typeof createContactSchema>;
-export type UpdateContact = z.output<typeof updateContactSchema>;
 export type ContactFilter = z.output<typeof contactFilterSchema>;
 
 @InputType()

@@ -26,6 +26,11 @@ function randomFraction(): number {
   return pool[next++]! / 256;
 }
 
+/** Whether `value` could be an id of this kind; a malformed id is simply not found. */
+export function isWellFormedId(kind: IdKind, value: string): boolean {
+  return value.length === ID_PREFIX[kind].length + 27 && new RegExp(`^${ID_PREFIX[kind]}_[0-9a-z]{26}$`).test(value);
+}
+
 export function newId(kind: IdKind): string {
   return `${ID_PREFIX[kind]}_${ulid(Date.now(), randomFraction).toLowerCase()}`;
 }

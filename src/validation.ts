@@ -5,6 +5,10 @@ import { DomainError } from './errors.js';
 
 type Issue = z.core.$ZodIssue;
 
+/** PostgreSQL text cannot hold NUL: refuse it as input instead of failing to store it. */
+export const hasNoNul = (text: string) => !text.includes('\u0000');
+export const NUL_MESSAGE = 'must not contain NUL characters';
+
 function describe(issue: Issue, field: string): { field: string; message: string } {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 // organization and to what the credential may read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
+import { newId } from '../src/ids.js';
 import { emitEvent } from '../src/jobs/events.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -385,6 +386,9 @@ describe('no event without its change', () => {
 
   it('a contact and its event roll back together, and commit together', async () => {
     const { org, key } = await tenant();
+    // Ids in the service's own format: a malformed id is never found.
+    const rolledBack = newId('contact');
+    const committed = newId('contact');
     const write = (id: string, email: string, fail: boolean) =>
       server.prisma.$transaction(async (tx) => {
         const row = await tx.contact.create({ data: { id, organizationId: org, email } });
@@ -397,23 +401,23 @@ describe('no event without its change', () => {
         return event.id;
       });
 
-    await expect(write('con_rolledback', 'rolled@example.com', true)).rejects.toThrow('rollback');
-    expect(await server.prisma.contact.findUnique({ where: { id: 'con_rolledback' } })).toBeNull();
+    await expect(write(rolledBack, 'rolled@example.com', true)).rejects.toThrow('rollback');
+    expect(await server.prisma.contact.findUnique({ where: { id: rolledBack } })).toBeNull();
     expect(await server.prisma.event.count({ where: { organizationId: org, type: { startsWith: 'contact.' } } })).toBe(
       0,
     );
-    expect((await server.request('GET', '/v1/crm/contacts/con_rolledback', { key })).status).toBe(404);
+    expect((await server.request('GET', `/v1/crm/contacts/${rolledBack}`, { key })).status).toBe(404);
     expect((await listEvents(key)).body.pagination.total).toBe(0);
 
     // The same write, committed, leaves both: the check above is not vacuous.
-    const eventId = await write('con_committed', 'committed@example.com', false);
-    expect((await server.request('GET', '/v1/crm/contacts/con_committed', { key })).status).toBe(200);
+    const eventId = await write(committed, 'committed@example.com', false);
+    expect((await server.request('GET', `/v1/crm/contacts/${committed}`, { key })).status).toBe(200);
     const listed = (await listEvents(key)).body;
     expect(listed.pagination.total).toBe(1);
     expect(listed.data[0]).toMatchObject({
       id: eventId,
       type: 'contact.created',
-      data: { object: { id: 'con_committed' } },
+      data: { object: { id: committed } },
     });
   });
 

@@ -26,6 +26,9 @@ export function toDomainError(error: unknown): DomainError {
     case 'request.size.invalid':
       return new DomainError('VALIDATION_ERROR', 'The request body was incomplete');
     default:
+      // A path segment that is not valid percent-encoding (router marks it 400).
+      if (error instanceof URIError)
+        return new DomainError('VALIDATION_ERROR', 'The URL is not valid percent-encoding');
       return internalError(error);
   }
 }

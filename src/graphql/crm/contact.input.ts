@@ -2,10 +2,16 @@
 // REST validates request bodies with these same schemas before executing.
 import { Field, InputType } from 'type-graphql';
 import { z } from 'zod';
+import { hasNoNul, NUL_MESSAGE } from '../../validation.js';
 import { pageSchema } from '../pagination.js';
 
 const text = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine(hasNoNul, NUL_MESSAGE);
 const email = z
   .string()
   .trim()
@@ -54,10 +60,10 @@ export const contactFilterSchema = pageSchema.extend({
       message: `must be one of ${CONTACT_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
     })
     .optional(),
-  email: z.string().trim().min(1).max(254).optional(),
-  company: z.string().trim().min(1).max(200).optional(),
-  tag: z.string().trim().min(1).max(64).optional(),
-  q: z.string().trim().min(1).max(200).optional(),
+  email: text(254).optional(),
+  company: text(200).optional(),
+  tag: text(64).optional(),
+  q: text(200).optional(),
 });
 
 export type ContactFilter = z.output<typeof contactFilterSchema>;

@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.js';
 import { Prisma, type PrismaClient } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { Contact as ContactRow } from '../../generated/prisma/client.js';
-import { newId } from '../../ids.js';
+import { isWellFormedId, newId } from '../../ids.js';
 import { emitEvent } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
 import { paginationOf } from '../pagination.js';
@@ -32,6 +32,7 @@ export class ContactService {
   }
 
   async get(principal: Principal, id: string): Promise<Contact> {
+    if (!isWellFormedId('contact', id)) throw notFound('Contact');
     const row = await this.prisma.contact.findFirst({ where: { id, organizationId: principal.organizationId } });
     if (!row) throw notFound('Contact');
     return contactObject(row);
@@ -65,6 +66,7 @@ export class ContactService {
   }
 
   async update(principal: Principal, id: string, input: unknown): Promise<Contact> {
+    if (!isWellFormedId('contact', id)) throw notFound('Contact');
     const changes = parseInput(updateContactSchema, input);
     const { organizationId } = principal;
     try {
@@ -96,6 +98,7 @@ export class ContactService {
   }
 
   async delete(principal: Principal, id: string): Promise<boolean> {
+    if (!isWellFormedId('contact', id)) throw notFound('Contact');
     const { count } = await this.prisma.contact.deleteMany({ where: { id, organizationId: principal.organizationId } });
     if (count === 0) throw notFound('Contact');
     return true;

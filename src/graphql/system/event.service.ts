@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import type { Prisma, PrismaClient } from '../../db/prisma.js';
 import { notFound } from '../../errors.js';
+import { isWellFormedId } from '../../ids.js';
 import { EVENT_TYPES, readableEventTypes, type EventType } from '../../jobs/event-types.js';
 import { eventEnvelope } from '../../jobs/events.js';
 import { parseInput } from '../../validation.js';
@@ -47,6 +48,7 @@ export class EventService {
   }
 
   async get(principal: Principal, id: string): Promise<Event> {
+    if (!isWellFormedId('event', id)) throw notFound('Event');
     const row = await this.prisma.event.findFirst({
       where: { id, organizationId: principal.organizationId, type: { in: readableEventTypes(principal.scopes) } },
     });

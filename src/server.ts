@@ -9,6 +9,7 @@ import { createGraphQLHttp } from './graphql/http.js';
 import { getSchema } from './graphql/schema.js';
 import type { Logger } from './logger.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
+import { IdempotencyStore } from './rest/idempotency.js';
 import { SharedRateLimiter } from './rest/rate-limit.js';
 import { createRateLimitStore } from './rest/rate-limit-store.js';
 import { sendError } from './rest/respond.js';
@@ -37,6 +38,12 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     onError: connectionErrorLogger('rate-limit store'),
   });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
+  const idempotency = new IdempotencyStore(prisma);
+  const pruneIdempotencyKeys = setInterval(
+    () =>
+      void idempotency.prune().catch((error: unknown) => logger.warn({ err: error }, 'idempotency key cleanup failed')),
+    60 * 60 * 1000,
+  ).unref();
   const schema = await getSchema();
   const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config.bodyLimitBytes, logger);
 
@@ -61,6 +68,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
       services,
       credentials,
       rateLimiter,
+      idempotency,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
       publicUrl: config.publicUrl,
@@ -77,6 +85,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     prisma,
     services,
     async close() {
+      clearInterval(pruneIdempotencyKeys);
       await graphql.stop();
       await credentials.close();
       await rateLimitStore.close();

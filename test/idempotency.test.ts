@@ -1,5 +1,6 @@
 // Idempotency-Key on POST: safe retries of creates (DECISIONS.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IdempotencyStore } from '../src/rest/idempotency.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -100,5 +101,22 @@ describe('Idempotency-Key', () => {
   it('without the header, each POST is its own request', async () => {
     expect((await post({ email: 'plain@example.com' })).status).toBe(201);
     expect((await post({ email: 'plain@example.com' })).status).toBe(409);
+  });
+});
+
+describe('cleanup', () => {
+  it('forgets keys older than 24 hours and keeps the rest', async () => {
+    await post({ email: 'prune-old@example.com' }, 'prune-old');
+    await post({ email: 'prune-new@example.com' }, 'prune-new');
+    await server.prisma.idempotencyKey.update({
+      where: { organizationId_key: { organizationId: org, key: 'prune-old' } },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
+    const store = new IdempotencyStore(server.prisma);
+    expect(await store.prune()).toBeGreaterThanOrEqual(1);
+    const left = await server.prisma.idempotencyKey.findMany({
+      where: { organizationId: org, key: { startsWith: 'prune-' } },
+    });
+    expect(left.map((row) => row.key)).toEqual(['prune-new']);
   });
 });

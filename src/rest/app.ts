@@ -14,7 +14,13 @@ import type { Services } from '../services.js';
 import { parseInput } from '../validation.js';
 import { authenticate, type AuthLocals } from './authenticate.js';
 import { prepareOperation, runOperation } from './execute.js';
-import { IDEMPOTENCY_HEADER, IdempotencyStore, answerOnce, parseIdempotencyKey, type Answer } from './idempotency.js';
+import {
+  IDEMPOTENCY_HEADER,
+  type IdempotencyStore,
+  answerOnce,
+  parseIdempotencyKey,
+  type Answer,
+} from './idempotency.js';
 import { buildOpenApiDocument } from './openapi.js';
 import type { SharedRateLimiter } from './rate-limit.js';
 import { sendError, toDomainError } from './respond.js';
@@ -32,6 +38,7 @@ export interface RestDependencies {
   services: Services;
   credentials: CredentialResolver;
   rateLimiter: SharedRateLimiter;
+  idempotency: IdempotencyStore;
   logger: Logger;
   bodyLimitBytes: number;
   publicUrl: string;
@@ -63,7 +70,6 @@ export function createRestRouter(deps: RestDependencies): Router {
   const router = express.Router();
   const jsonBody = express.json({ limit: deps.bodyLimitBytes, strict: true, type: () => true });
   const openApi = buildOpenApiDocument(restRoutes, deps.publicUrl);
-  const idempotency = new IdempotencyStore(deps.services.prisma);
 
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
@@ -101,7 +107,7 @@ export function createRestRouter(deps: RestDependencies): Router {
       const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
       const result = idempotencyKey
         ? await answerOnce(
-            idempotency,
+            deps.idempotency,
             { organizationId: principal.organizationId, key: idempotencyKey, req, res },
             () => answer(req, principal),
           )

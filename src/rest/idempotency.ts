@@ -76,6 +76,12 @@ export class IdempotencyStore {
     });
   }
 
+  /** Forgets keys past their 24 hours; returns how many. */
+  async prune(): Promise<number> {
+    return this.prisma.$executeRaw`
+      delete from "IdempotencyKey" where "createdAt" < now() - make_interval(hours => ${KEEP_HOURS})`;
+  }
+
   /** After a server fault the request may be retried with the same key. */
   async release(organizationId: string, key: string): Promise<void> {
     await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, key, status: 'processing' } });

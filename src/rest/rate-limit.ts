@@ -69,11 +69,11 @@ export class SharedRateLimiter {
     const pending = this.store
       .consume(key, want)
       .then(
-        (res) => this.settle(key, state, res, want),
+        (res) => this.settle(state, res, want),
         (rejection: unknown) => {
           // rate-limiter-flexible rejects with a RateLimiterRes when over budget.
           if (rejection && typeof rejection === 'object' && 'consumedPoints' in rejection) {
-            this.settle(key, state, rejection as RateLimiterRes, want);
+            this.settle(state, rejection as RateLimiterRes, want);
           } else {
             throw rejection;
           }
@@ -88,13 +88,12 @@ export class SharedRateLimiter {
     return pending;
   }
 
-  private settle(key: string, state: KeyState, res: RateLimiterRes, want: number): void {
+  private settle(state: KeyState, res: RateLimiterRes, want: number): void {
     const before = res.consumedPoints - want;
     const granted = Math.max(0, Math.min(want, this.limit - before));
     state.windowEndsAt = Date.now() + res.msBeforeNext;
     state.storeConsumed = Math.min(res.consumedPoints, Math.max(before, this.limit));
     state.leased = granted;
-    this.states.set(key, state);
   }
 
   private decision(allowed: boolean, state: KeyState, now: number): RateLimitDecision {

@@ -59,7 +59,7 @@ describe.concurrent('usage', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toContain('Usage:');
-      for (const command of ['org create', 'api-key create', 'api-key list', 'api-key revoke']) {
+      for (const command of ['org create', 'api-key create', 'api-key list', 'api-key revoke', 'api-key rotate']) {
         expect(result.stdout).toContain(command);
       }
     },
@@ -234,6 +234,50 @@ describe('with DATABASE_URL and a running server', () => {
 
     const list = JSON.parse((await cli('api-key', 'list', '--org', organizationId, '--json')).stdout);
     expect(list.data[0].revokedAt).toBe(body.revokedAt);
+  });
+
+  it('api-key rotate replaces a key: the new one works at once, the old one is refused at once', async () => {
+    const created = JSON.parse(
+      (
+        await cli(
+          'api-key',
+          'create',
+          '--org',
+          organizationId,
+          '--name',
+          'rotating',
+          '--scopes',
+          'crm:read',
+          '--expires-in-days',
+          '10',
+          '--json',
+        )
+      ).stdout,
+    );
+    expect((await server.request('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(200);
+
+    const result = await cli('api-key', 'rotate', '--id', created.id, '--json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const rotated = JSON.parse(result.stdout);
+    expect(rotated).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      name: 'rotating',
+      scopes: ['crm:read'],
+      expiresAt: created.expiresAt,
+      replaces: created.id,
+      key: expect.stringMatching(/^bpk_/),
+      secret: expect.stringMatching(/^bps_/),
+    });
+    expect(rotated.id).not.toBe(created.id);
+    expect(rotated.key).not.toBe(created.key);
+    expect((await server.request('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(401);
+    expect((await server.request('GET', '/v1/crm/contacts', { key: rotated.key })).status).toBe(200);
+
+    const again = await cli('api-key', 'rotate', '--id', created.id, '--json');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(JSON.parse(again.stderr).error.code).toBe('CONFLICT');
   });
 
   it('without --json prints readable text containing the key, which works', async () => {

@@ -3,6 +3,7 @@
 // the key, forms the client credentials of the OAuth client_credentials grant.
 import type { ApiKey } from '../generated/prisma/client.js';
 import type { PrismaClient, Transaction } from '../db/prisma.js';
+import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import { emitEvent } from '../jobs/events.js';
 import { hashPassword, randomToken, sha256Hex } from './secrets.js';
@@ -98,6 +99,39 @@ export function summarizeApiKey(row: ApiKey): ApiKeySummary {
 export async function listApiKeys(db: PrismaClient, organizationId: string): Promise<ApiKeySummary[]> {
   const rows = await db.apiKey.findMany({ where: { organizationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   return rows.map(summarizeApiKey);
+}
+
+/**
+ * Replaces a key: a new key and secret with the same organization, name and
+ * scopes (and the old expiry unless `expiresAt` is given), and the old key
+ * revoked at once, in one transaction. Null when no such key; a revoked key
+ * cannot be rotated.
+ */
+export async function rotateApiKey(
+  prisma: PrismaClient,
+  id: string,
+  expiresAt?: Date | null,
+): Promise<(CreatedApiKey & { replaces: string }) | null> {
+  const secret = await newSecret();
+  return prisma.$transaction(async (tx) => {
+    const [old] = await tx.$queryRaw<ApiKey[]>`select * from "ApiKey" where id = ${id} for update`;
+    if (!old) return null;
+    if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
+    const created = await insertApiKey(
+      tx,
+      {
+        organizationId: old.organizationId,
+        name: old.name,
+        scopes: old.scopes as Scope[],
+        expiresAt: expiresAt === undefined ? old.expiresAt : expiresAt,
+        createdByUserId: old.createdByUserId ?? undefined,
+      },
+      secret,
+    );
+    await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
+    return { ...created, replaces: id };
+  });
 }
 
 /** Revokes a key and tells every server process to forget it; null when no such key. */

@@ -1,7 +1,7 @@
 // The operator commands. Each checks its options before any database is opened
 // (so a wrong command line fails fast) and returns a runner that does the work
 // and answers with a JSON document and the same result as readable text.
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from '../auth/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeySummary } from '../auth/api-keys.js';
 import { SCOPES, parseScopes } from '../auth/scopes.js';
 import { Prisma, type PrismaClient } from '../db/prisma.js';
 import { createOrganization, createOrganizationSchema } from '../graphql/system/organization.service.js';
@@ -176,4 +176,29 @@ const apiKeyRevoke: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [orgCreate, apiKeyCreate, apiKeyList, apiKeyRevoke];
+const apiKeyRotate: Command = {
+  name: 'api-key rotate',
+  options: ['id', 'expires-in-days'],
+  prepare(flags) {
+    const id = required(flags, 'id');
+    const days = parseDays(flags['expires-in-days']);
+    return async (prisma) => {
+      const expiresAt = days === undefined ? undefined : new Date(Date.now() + days * DAY_MS);
+      const rotated = await rotateApiKey(prisma, id, expiresAt);
+      if (!rotated) throw notFoundError(`API key ${id} not found`, '--id');
+      return {
+        json: rotated,
+        text: [
+          `Rotated API key ${id}: it is revoked; its replacement is ${rotated.id} (${rotated.name})`,
+          `  key:     ${rotated.key}`,
+          `  secret:  ${rotated.secret}`,
+          `  scopes:  ${rotated.scopes.join(' ')}`,
+          `  expires: ${rotated.expiresAt ?? 'never'}`,
+          'Store the key and the secret now: they are not shown again.',
+        ].join('\n'),
+      };
+    };
+  },
+};
+
+export const COMMANDS: readonly Command[] = [orgCreate, apiKeyCreate, apiKeyList, apiKeyRevoke, apiKeyRotate];

@@ -29,6 +29,11 @@ Commands:
       Revoke an API key; running servers refuse it from then on.
       JSON: the revoked key, as in api-key list.
 
+  api-key rotate --id <id> [--expires-in-days <days>]
+      Replace a key: a new key and secret with the same name and scopes (and the
+      old expiry unless --expires-in-days is given); the old key is revoked at once.
+      JSON: as api-key create, plus "replaces": the old key's id.
+
   help, --help, -h
       Show this text.
 

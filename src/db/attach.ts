@@ -2,11 +2,11 @@
 // otherwise the embedded PostgreSQL under DATA_DIR, used as it is when a server
 // (npm start) already runs it, or started here and stopped by close().
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
-import { EMBEDDED_DATABASE_NAME, openDatabase, type DatabaseHandle } from './server.js';
+import { embeddedPasswordFile, embeddedServerUrl } from './embedded-postgres.js';
+import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase, type DatabaseHandle } from './server.js';
 
 export interface AttachedDatabase extends DatabaseHandle {
   /** url: DATABASE_URL; attached: an embedded PostgreSQL already running; started: started by this process. */
@@ -44,11 +44,11 @@ export async function attachOrStartDatabase(
 
 /**
  * Connects to the embedded PostgreSQL of DATA_DIR if one is listening on
- * EMBEDDED_PG_PORT (the layout of startEmbeddedPostgres: <DATA_DIR>/postgres/password);
+ * EMBEDDED_PG_PORT (the layout of startEmbeddedPostgres);
  * undefined when none is. Something else on that port is an error.
  */
 export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<AttachedDatabase | undefined> {
-  const passwordFile = path.join(config.dataDir, 'postgres', 'password');
+  const passwordFile = embeddedPasswordFile(embeddedClusterDir(config.dataDir));
   let password: string;
   try {
     password = (await readFile(passwordFile, 'utf8')).trim();
@@ -58,7 +58,7 @@ export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<At
     throw error;
   }
   const port = config.embeddedPostgresPort;
-  const serverUrl = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const serverUrl = embeddedServerUrl(password, port);
   const deadline = Date.now() + TRANSITION_WAIT_MS;
   for (;;) {
     const problem = await probe(serverUrl);

@@ -18,10 +18,20 @@ export interface EmbeddedOptions {
   onLog?: (line: string) => void;
 }
 
+/** Where a cluster directory keeps the superuser password, so later processes can connect. */
+export function embeddedPasswordFile(dir: string): string {
+  return path.join(dir, 'password');
+}
+
+/** The URL of the maintenance database of an embedded server (listening on 127.0.0.1 only). */
+export function embeddedServerUrl(password: string, port: number): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
 export async function startEmbeddedPostgres({ dir, port, onLog }: EmbeddedOptions): Promise<EmbeddedDatabase> {
   await mkdir(dir, { recursive: true });
   const clusterDir = path.join(dir, 'cluster');
-  const passwordFile = path.join(dir, 'password');
+  const passwordFile = embeddedPasswordFile(dir);
   const initialised = existsSync(path.join(clusterDir, 'PG_VERSION'));
   const password = initialised ? (await readFile(passwordFile, 'utf8')).trim() : randomBytes(18).toString('base64url');
   const log: string[] = [];
@@ -59,7 +69,7 @@ export async function startEmbeddedPostgres({ dir, port, onLog }: EmbeddedOption
   }
   let stopped = false;
   return {
-    serverUrl: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    serverUrl: embeddedServerUrl(password, port),
     async stop() {
       if (stopped) return;
       stopped = true;

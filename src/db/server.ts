@@ -7,6 +7,11 @@ import { startEmbeddedPostgres } from './embedded-postgres.js';
 
 export const EMBEDDED_DATABASE_NAME = 'platform';
 
+/** The embedded cluster of a DATA_DIR. */
+export function embeddedClusterDir(dataDir: string): string {
+  return path.join(dataDir, 'postgres');
+}
+
 export interface DatabaseHandle {
   url: string;
   embedded: boolean;
@@ -21,7 +26,7 @@ export async function openDatabase(
     return { url: config.databaseUrl, embedded: false, close: async () => {} };
   }
   const server = await startEmbeddedPostgres({
-    dir: path.join(config.dataDir, 'postgres'),
+    dir: embeddedClusterDir(config.dataDir),
     port: config.embeddedPostgresPort,
     onLog,
   });

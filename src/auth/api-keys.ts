@@ -128,8 +128,7 @@ export async function rotateApiKey(
       },
       secret,
     );
-    await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
+    await markRevoked(tx, id);
     return { ...created, replaces: id };
   });
 }
@@ -139,10 +138,13 @@ export async function revokeApiKey(db: PrismaClient, id: string): Promise<ApiKey
   return db.$transaction(async (tx) => {
     const existing = await tx.apiKey.findUnique({ where: { id } });
     if (!existing) return null;
-    const row = existing.revokedAt
-      ? existing
-      : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
-    return summarizeApiKey(row);
+    return summarizeApiKey(existing.revokedAt ? existing : await markRevoked(tx, id));
   });
+}
+
+/** Revokes in the caller's transaction; on commit, every server process drops the key from its cache. */
+async function markRevoked(tx: Transaction, id: string): Promise<ApiKey> {
+  const row = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
+  return row;
 }

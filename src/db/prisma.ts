@@ -5,7 +5,14 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
-export { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+export { Prisma };
+
+/** A unique constraint refused the write (Prisma's P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}
 
 /** A Prisma transaction client: what services receive inside `prisma.$transaction`. */
 export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];

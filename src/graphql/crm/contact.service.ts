@@ -1,7 +1,7 @@
 // Contacts: validation, tenant scoping, uniqueness, and the events of each change.
 import type pg from 'pg';
 import type { Principal } from '../../auth/principal.js';
-import { Prisma, type PrismaClient } from '../../db/prisma.js';
+import { isUniqueViolation, type Prisma, type PrismaClient } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { Contact as ContactRow } from '../../generated/prisma/client.js';
 import { isWellFormedId, newId } from '../../ids.js';
@@ -14,10 +14,6 @@ import { contactObject, type Contact, type ContactPage } from './contact.type.js
 
 const duplicateEmail = () =>
   new DomainError('CONFLICT', 'A contact with this email already exists in the organization', 'email');
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-}
 
 export class ContactService {
   constructor(

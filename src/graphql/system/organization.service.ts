@@ -1,7 +1,7 @@
 // Organizations (tenants) and their first admin user.
 import { z } from 'zod';
 import { hashPassword } from '../../auth/secrets.js';
-import { Prisma, type PrismaClient, type Transaction } from '../../db/prisma.js';
+import { isUniqueViolation, type PrismaClient, type Transaction } from '../../db/prisma.js';
 import { DomainError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { parseInput } from '../../validation.js';
@@ -49,7 +49,7 @@ export async function createOrganization(prisma: PrismaClient, input: unknown): 
   try {
     return await prisma.$transaction((tx) => insertOrganization(tx, data));
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    if (isUniqueViolation(error)) {
       throw new DomainError('CONFLICT', 'A user with this email already exists', 'adminEmail');
     }
     throw error;

@@ -13,12 +13,11 @@ import { IdempotencyStore } from './rest/idempotency.js';
 import { SharedRateLimiter } from './rest/rate-limit.js';
 import { createRateLimitStore } from './rest/rate-limit-store.js';
 import { sendError } from './rest/respond.js';
-import { createServices, type Services } from './services.js';
+import { createServices } from './services.js';
 
 export interface Platform {
   app: express.Express;
   prisma: PrismaClient;
-  services: Services;
   close(): Promise<void>;
 }
 
@@ -83,7 +82,6 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   return {
     app,
     prisma,
-    services,
     async close() {
       clearInterval(pruneIdempotencyKeys);
       await graphql.stop();

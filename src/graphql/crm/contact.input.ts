@@ -53,6 +53,7 @@ export const updateContactSchema = z.strictObject({
 });
 
 export const CONTACT_SORT_FIELDS = ['createdAt', 'updatedAt', 'firstName', 'lastName', 'email', 'company'] as const;
+export type ContactSortField = (typeof CONTACT_SORT_FIELDS)[number];
 
 export const contactFilterSchema = pageSchema.extend({
   sort: z

@@ -5,7 +5,7 @@
 // per-row parsing and re-formatting happens in the request's thread.
 import type pg from 'pg';
 import { pageWindow } from '../pagination.js';
-import type { ContactFilter } from './contact.input.js';
+import type { ContactFilter, ContactSortField } from './contact.input.js';
 import type { Contact } from './contact.type.js';
 
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
@@ -25,7 +25,7 @@ const PUBLIC_COLUMNS = [
 
 // Qualified: the output columns "createdAt" and "updatedAt" are formatted text,
 // and an unqualified ORDER BY name would sort by them instead of the index.
-const SORT_COLUMNS: Record<string, string> = {
+const SORT_COLUMNS: Record<ContactSortField, string> = {
   createdAt: '"Contact"."createdAt"',
   updatedAt: '"Contact"."updatedAt"',
   firstName: '"Contact"."firstName"',
@@ -35,7 +35,7 @@ const SORT_COLUMNS: Record<string, string> = {
 };
 
 /** `%` and `_` in the search text are literal. */
-export function escapeLike(text: string): string {
+function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
 }
 
@@ -60,7 +60,7 @@ function whereOf(organizationId: string, filter: ContactFilter): { sql: string; 
 
 /** createdAt then id by default; a sort field, then id, in the same direction. PostgreSQL puts nulls last ascending. */
 function orderOf(sort: ContactFilter['sort']): string {
-  const field = sort?.replace(/^-/, '') ?? 'createdAt';
+  const field = (sort?.replace(/^-/, '') ?? 'createdAt') as ContactSortField;
   const direction = sort?.startsWith('-') ? 'desc' : 'asc';
   return `${SORT_COLUMNS[field]} ${direction}, "Contact".id ${direction}`;
 }

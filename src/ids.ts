@@ -8,6 +8,7 @@ export const ID_PREFIX = {
   user: 'usr',
   apiKey: 'key',
   contact: 'con',
+  deal: 'deal',
   event: 'evt',
 } as const;
 

@@ -20,12 +20,12 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createApiKey } from '../src/auth/api-keys.js';
+import { operatorPrincipal } from '../src/auth/principal.js';
 import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
-import { createPrisma } from '../src/db/prisma.js';
+import { connectDatabase } from '../src/db/prisma.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { openDatabase } from '../src/db/server.js';
-import { createOrganization } from '../src/graphql/system/organization.service.js';
+import { createServices } from '../src/graphql/modules.js';
 import { formatProfile, readProfile } from './profile.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -145,15 +145,15 @@ async function createBenchDatabase(): Promise<{ url: string; where: string }> {
 
 /** An organization, its API key (crm:read crm:write) and CONTACTS contacts; returns the key. */
 async function seed(url: string): Promise<string> {
-  const prisma = createPrisma(url, 2);
+  const clients = connectDatabase(url, 2);
+  const services = createServices(clients);
   try {
-    const { organization } = await createOrganization(prisma, {
+    const { organization } = await services.organizations.create({
       name: 'Bench',
       adminEmail: 'admin@bench.example',
       adminPassword: 'bench-password',
     });
-    const { key } = await createApiKey(prisma, {
-      organizationId: organization.id,
+    const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
       name: 'bench',
       scopes: ['crm:read', 'crm:write'],
     });
@@ -171,7 +171,7 @@ async function seed(url: string): Promise<string> {
     });
     return key;
   } finally {
-    await prisma.$disconnect();
+    await clients.prisma.$disconnect();
   }
 }
 

@@ -1,9 +1,8 @@
 // First run outside production: an empty database gets a demo organization, an
 // admin user and an `admin` API key, printed once with a ready-to-paste curl line.
-import { insertApiKey, newSecret } from './auth/api-keys.js';
+import { operatorPrincipal } from './auth/principal.js';
 import { randomToken } from './auth/secrets.js';
-import type { PrismaClient } from './db/prisma.js';
-import { insertOrganization, prepareOrganization } from './graphql/system/organization.service.js';
+import type { Services } from './graphql/modules.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 
@@ -15,39 +14,29 @@ export interface DemoCredentials {
   apiKeySecret: string;
 }
 
-/** Seeds the demo organization when there is no organization at all; null otherwise. */
-export async function bootstrapDemo(prisma: PrismaClient): Promise<DemoCredentials | null> {
-  if ((await prisma.organization.count()) > 0) return null;
+/**
+ * Seeds the demo organization when there is no organization at all; null
+ * otherwise. Goes through the services, as the CLI does.
+ */
+export async function bootstrapDemo(services: Services): Promise<DemoCredentials | null> {
   const adminPassword = randomToken(16);
-  const secret = await newSecret();
-  const organization = await prepareOrganization({
+  const created = await services.organizations.createFirst({
     name: 'Demo Organization',
     adminEmail: DEMO_ADMIN_EMAIL,
     adminPassword,
   });
-  return prisma.$transaction(async (tx) => {
-    // Two processes starting together on one database: only the first seeds.
-    await tx.$executeRaw`select pg_advisory_xact_lock(4242001)`;
-    if ((await tx.organization.count()) > 0) return null;
-    const created = await insertOrganization(tx, organization);
-    const key = await insertApiKey(
-      tx,
-      {
-        organizationId: created.organization.id,
-        name: 'demo admin key',
-        scopes: ['admin'],
-        createdByUserId: created.user.id,
-      },
-      secret,
-    );
-    return {
-      organizationId: created.organization.id,
-      adminEmail: DEMO_ADMIN_EMAIL,
-      adminPassword,
-      apiKey: key.key,
-      apiKeySecret: key.secret,
-    };
+  if (!created) return null;
+  const key = await services.apiKeys.create(operatorPrincipal(created.organization.id, created.user.id), {
+    name: 'demo admin key',
+    scopes: ['admin'],
   });
+  return {
+    organizationId: created.organization.id,
+    adminEmail: DEMO_ADMIN_EMAIL,
+    adminPassword,
+    apiKey: key.key,
+    apiKeySecret: key.secret,
+  };
 }
 
 export function demoBanner(demo: DemoCredentials, publicUrl: string): string {

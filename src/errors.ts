@@ -1,21 +1,22 @@
 // One error type for the whole service: a code from a fixed list, a message
-// safe to show, and for validation the offending field. Each transport maps it:
-// REST to the specification's envelope, GraphQL to extensions.code/field.
-export const ERROR_STATUS = {
-  VALIDATION_ERROR: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
+// safe to show, for validation the offending field, and for rate limiting the
+// seconds to wait. It knows nothing of HTTP: each transport maps the code
+// (src/http/errors.ts for REST and /graphql, later OAuth's RFC 6749 errors).
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -24,20 +25,23 @@ export interface ErrorBody {
   retryAfter?: number;
 }
 
+export interface DomainErrorOptions extends ErrorOptions {
+  /** Seconds after which a retry may succeed (RATE_LIMIT_EXCEEDED). */
+  retryAfter?: number;
+}
+
 export class DomainError extends Error {
+  readonly retryAfter?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
-    readonly retryAfter?: number,
-    options?: ErrorOptions,
+    options?: DomainErrorOptions,
   ) {
     super(message, options);
     this.name = 'DomainError';
-  }
-
-  get status(): number {
-    return ERROR_STATUS[this.code];
+    this.retryAfter = options?.retryAfter;
   }
 
   toBody(): ErrorBody {
@@ -53,8 +57,8 @@ export class DomainError extends Error {
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
 /** A fault the caller cannot fix; the cause is logged, never shown. */
 export const internalError = (cause?: unknown) =>
-  new DomainError('INTERNAL_ERROR', 'An internal error occurred', undefined, undefined, { cause });
+  new DomainError('INTERNAL_ERROR', 'An internal error occurred', undefined, { cause });
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in ERROR_STATUS;
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }

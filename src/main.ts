@@ -21,7 +21,7 @@ if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
 
 const platform = await createPlatform(config, database.url, logger);
 if (!config.isProduction) {
-  const demo = await bootstrapDemo(platform.prisma);
+  const demo = await bootstrapDemo(platform.services);
   if (demo) process.stdout.write(demoBanner(demo, config.publicUrl) + '\n');
 }
 

@@ -5,19 +5,20 @@ import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { connectDatabase, type PrismaClient } from './db/prisma.js';
 import { DomainError } from './errors.js';
-import { createGraphQLHttp } from './graphql/http.js';
+import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
+import { sendError } from './http/errors.js';
+import { createGraphQLHttp } from './http/graphql.js';
+import { IdempotencyStore } from './http/idempotency.js';
+import { SharedRateLimiter } from './http/rate-limit.js';
+import { createRateLimitStore } from './http/rate-limit-store.js';
 import type { Logger } from './logger.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
-import { IdempotencyStore } from './rest/idempotency.js';
-import { SharedRateLimiter } from './rest/rate-limit.js';
-import { createRateLimitStore } from './rest/rate-limit-store.js';
-import { sendError } from './rest/respond.js';
-import { createServices } from './services.js';
 
 export interface Platform {
   app: express.Express;
   prisma: PrismaClient;
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -27,7 +28,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
   const logConnectionError = connectionErrorLogger('database');
   const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError);
-  const services = createServices(prisma, pool);
+  const services = createServices({ prisma, pool });
   const credentials = new CredentialResolver(prisma, logger);
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
@@ -82,6 +83,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   return {
     app,
     prisma,
+    services,
     async close() {
       clearInterval(pruneIdempotencyKeys);
       await graphql.stop();

@@ -2,7 +2,6 @@
 // WWW-Authenticate for every bad credential, revocation that takes effect at
 // once in every server process, and 403 naming the scope that is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../src/auth/api-keys.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
@@ -119,7 +118,7 @@ describe('401 UNAUTHORIZED', () => {
     const other = await server.createKey(org, ['crm:read']);
     expect((await server.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
 
-    const revoked = await revokeApiKey(server.prisma, await keyId(server, doomed));
+    const revoked = await server.revokeKey(await keyId(server, doomed));
     expect(revoked?.revokedAt).toEqual(expect.any(String));
 
     const res = await poll(
@@ -217,7 +216,7 @@ describe('revocation across server processes', () => {
     const sharedOrg = await first.createOrganization();
     const cached = await first.createKey(sharedOrg, ['crm:read']);
     expect((await first.request('GET', '/v1/crm/contacts', { key: cached })).status).toBe(200);
-    // Revoke in the database without the NOTIFY that revokeApiKey sends: only a
+    // Revoke in the database without the NOTIFY that revocation sends: only a
     // cache explains a server that still accepts the key.
     await first.prisma.apiKey.update({ where: { id: await keyId(first, cached) }, data: { revokedAt: new Date() } });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -240,7 +239,7 @@ describe('revocation across server processes', () => {
     }
 
     const revokedAt = Date.now();
-    await revokeApiKey(first.prisma, await keyId(first, doomed));
+    await first.revokeKey(await keyId(first, doomed));
 
     for (const s of [first, second]) {
       const res = await poll(
@@ -266,7 +265,7 @@ describe('revocation across server processes', () => {
     const sharedOrg = await second.createOrganization();
     const doomed = await second.createKey(sharedOrg, ['crm:read']);
     expect((await first.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
-    await revokeApiKey(second.prisma, await keyId(second, doomed));
+    await second.revokeKey(await keyId(second, doomed));
     const started = Date.now();
     const res = await poll(
       () => first.request('GET', '/v1/crm/contacts', { key: doomed }),

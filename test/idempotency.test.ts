@@ -1,6 +1,6 @@
 // Idempotency-Key on POST: safe retries of creates (DECISIONS.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyStore } from '../src/rest/idempotency.js';
+import { IdempotencyStore } from '../src/http/idempotency.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;

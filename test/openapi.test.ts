@@ -110,6 +110,10 @@ describe('GET /v1/openapi.json', () => {
       ]),
     );
     expect(operations).toEqual({
+      '/api-keys': ['get', 'post'],
+      '/api-keys/{id}': ['get'],
+      '/api-keys/{id}/revoke': ['post'],
+      '/api-keys/{id}/rotate': ['post'],
       '/crm/contacts': ['get', 'post'],
       '/crm/contacts/{id}': ['delete', 'get', 'put'],
       '/events': ['get'],
@@ -135,7 +139,7 @@ describe('GET /v1/openapi.json', () => {
         }
       }
     }
-    expect(operationIds.size).toBe(7);
+    expect(operationIds.size).toBe(Object.values(operations).flat().length);
     // Scopes as the decisions give them.
     expect(doc.paths['/crm/contacts'].get.security).toEqual([{ bearerAuth: ['crm:read'] }]);
     expect(doc.paths['/crm/contacts'].post.security).toEqual([{ bearerAuth: ['crm:write'] }]);

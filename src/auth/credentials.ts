@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
-import { API_KEY_CHANGED_CHANNEL, API_KEY_PREFIX } from './api-keys.js';
+import { API_KEY_CHANGED_CHANNEL, API_KEY_PREFIX } from './api-key-format.js';
 import type { Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
 

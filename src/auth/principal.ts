@@ -1,7 +1,13 @@
-// Who is calling: the result of resolving a Bearer credential.
+// Who is calling: the result of resolving a Bearer credential, or the operator
+// (CLI, first-run bootstrap) acting with full rights in one organization.
 export interface Principal {
   organizationId: string;
   scopes: ReadonlySet<string>;
-  credential: { type: 'api_key'; id: string } | { type: 'access_token'; id: string };
+  credential: { type: 'api_key'; id: string } | { type: 'access_token'; id: string } | { type: 'operator'; id: string };
   userId?: string;
+}
+
+/** The operator tools' principal: `admin` in the organization they name. */
+export function operatorPrincipal(organizationId: string, userId?: string): Principal {
+  return { organizationId, scopes: new Set(['admin']), credential: { type: 'operator', id: 'operator' }, userId };
 }

@@ -1,10 +1,14 @@
 // The operator commands. Each checks its options before any database is opened
-// (so a wrong command line fails fast) and returns a runner that does the work
-// and answers with a JSON document and the same result as readable text.
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey, type ApiKeySummary } from '../auth/api-keys.js';
+// (so a wrong command line fails fast; the checks are the services' own
+// schemas) and returns a runner that calls the same services as the API, as
+// the operator: `admin` in the organization the command names.
+import { operatorPrincipal } from '../auth/principal.js';
 import { SCOPES, parseScopes } from '../auth/scopes.js';
-import { Prisma, type PrismaClient } from '../db/prisma.js';
-import { createOrganization, createOrganizationSchema } from '../graphql/system/organization.service.js';
+import { Prisma } from '../db/prisma.js';
+import type { Services } from '../graphql/modules.js';
+import { apiKeyInput } from '../graphql/system/api-key/input.js';
+import type { ApiKey, NewApiKey } from '../graphql/system/api-key/type.js';
+import { createOrganizationSchema } from '../graphql/system/organization/service.js';
 import { parseInput } from '../validation.js';
 import { CliError, invalidOption, notFoundError } from './errors.js';
 
@@ -13,7 +17,7 @@ export interface CommandOutput {
   text: string;
 }
 
-export type Runner = (prisma: PrismaClient) => Promise<CommandOutput>;
+export type Runner = (services: Services) => Promise<CommandOutput>;
 
 export type Flags = Readonly<Record<string, string | undefined>>;
 
@@ -27,7 +31,6 @@ export interface Command {
 
 /** At most 100 years, so the date stays representable and sane. */
 export const MAX_EXPIRES_IN_DAYS = 36_500;
-const MAX_KEY_NAME_LENGTH = 200;
 const DAY_MS = 86_400_000;
 
 function required(flags: Flags, option: string, { trim = true } = {}): string {
@@ -37,9 +40,21 @@ function required(flags: Flags, option: string, { trim = true } = {}): string {
   return value;
 }
 
-async function requireOrganization(prisma: PrismaClient, id: string): Promise<void> {
-  const found = await prisma.organization.findUnique({ where: { id }, select: { id: true } });
-  if (!found) throw notFoundError(`organization ${id} not found`, '--org');
+async function requireOrganization(services: Services, id: string): Promise<void> {
+  if (!(await services.organizations.exists(id))) throw notFoundError(`organization ${id} not found`, '--org');
+}
+
+/** The organization of a key named by id alone (the operator may act in any organization). */
+async function organizationOfKey(services: Services, id: string): Promise<string> {
+  const organizationId = await services.apiKeys.organizationOf(id);
+  if (!organizationId) throw notFoundError(`API key ${id} not found`, '--id');
+  return organizationId;
+}
+
+/** A new key as the CLI has always printed it (scripts depend on the fields and their order). */
+function createdKeyJson(created: NewApiKey) {
+  const { id, name, prefix, scopes, expiresAt, createdAt, key, secret } = created;
+  return { id, name, prefix, scopes, expiresAt, createdAt, key, secret };
 }
 
 const orgCreate: Command = {
@@ -53,8 +68,8 @@ const orgCreate: Command = {
     };
     // The same checks createOrganization makes, before a database is opened.
     parseInput(createOrganizationSchema, input);
-    return async (prisma) => {
-      const created = await createOrganization(prisma, input);
+    return async (services) => {
+      const created = await services.organizations.create(input);
       return {
         json: created,
         text: [
@@ -72,9 +87,6 @@ const apiKeyCreate: Command = {
   prepare(flags) {
     const organizationId = required(flags, 'org');
     const name = required(flags, 'name');
-    if (name.length > MAX_KEY_NAME_LENGTH) {
-      throw invalidOption('--name', `must be at most ${MAX_KEY_NAME_LENGTH} characters`);
-    }
     let scopes;
     try {
       scopes = parseScopes(required(flags, 'scopes'));
@@ -84,12 +96,13 @@ const apiKeyCreate: Command = {
     }
     if (scopes.length === 0) throw invalidOption('--scopes', `needs at least one scope (known: ${SCOPES.join(' ')})`);
     const days = parseDays(flags['expires-in-days']);
-    return async (prisma) => {
-      await requireOrganization(prisma, organizationId);
-      const expiresAt = days === undefined ? null : new Date(Date.now() + days * DAY_MS);
+    const input = { name, scopes, ...(days !== undefined && { expiresAt: daysFromNow(days) }) };
+    parseInput(apiKeyInput.create, input);
+    return async (services) => {
+      await requireOrganization(services, organizationId);
       let created;
       try {
-        created = await createApiKey(prisma, { organizationId, name, scopes, expiresAt });
+        created = createdKeyJson(await services.apiKeys.create(operatorPrincipal(organizationId), input));
       } catch (error) {
         // The organization was deleted between the check and the insert.
         if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2003') {
@@ -112,6 +125,10 @@ const apiKeyCreate: Command = {
   },
 };
 
+function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * DAY_MS).toISOString();
+}
+
 function parseDays(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();
@@ -127,15 +144,21 @@ const apiKeyList: Command = {
   options: ['org'],
   prepare(flags) {
     const organizationId = required(flags, 'org');
-    return async (prisma) => {
-      await requireOrganization(prisma, organizationId);
-      const keys = await listApiKeys(prisma, organizationId);
+    return async (services) => {
+      await requireOrganization(services, organizationId);
+      const keys: ApiKey[] = [];
+      const principal = operatorPrincipal(organizationId);
+      for (let page = 1; ; page++) {
+        const { data, pagination } = await services.apiKeys.list(principal, { page, limit: 100 });
+        keys.push(...data);
+        if (page >= pagination.pages) break;
+      }
       return { json: { data: keys }, text: keysTable(organizationId, keys) };
     };
   },
 };
 
-function keysTable(organizationId: string, keys: ApiKeySummary[]): string {
+function keysTable(organizationId: string, keys: ApiKey[]): string {
   if (keys.length === 0) return `No API keys for ${organizationId}.`;
   const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'EXPIRES', 'LAST USED', 'CREATED'];
   const now = Date.now();
@@ -165,9 +188,9 @@ const apiKeyRevoke: Command = {
   options: ['id'],
   prepare(flags) {
     const id = required(flags, 'id');
-    return async (prisma) => {
-      const revoked = await revokeApiKey(prisma, id);
-      if (!revoked) throw notFoundError(`API key ${id} not found`, '--id');
+    return async (services) => {
+      const organizationId = await organizationOfKey(services, id);
+      const revoked = await services.apiKeys.revoke(operatorPrincipal(organizationId), id);
       return {
         json: revoked,
         text: `Revoked API key ${revoked.id} (${revoked.name}, ${revoked.prefix}…) at ${revoked.revokedAt}`,
@@ -182,10 +205,10 @@ const apiKeyRotate: Command = {
   prepare(flags) {
     const id = required(flags, 'id');
     const days = parseDays(flags['expires-in-days']);
-    return async (prisma) => {
-      const expiresAt = days === undefined ? undefined : new Date(Date.now() + days * DAY_MS);
-      const rotated = await rotateApiKey(prisma, id, expiresAt);
-      if (!rotated) throw notFoundError(`API key ${id} not found`, '--id');
+    return async (services) => {
+      const organizationId = await organizationOfKey(services, id);
+      const input = days === undefined ? {} : { expiresAt: daysFromNow(days) };
+      const rotated = await services.apiKeys.rotate(operatorPrincipal(organizationId), id, input);
       return {
         json: rotated,
         text: [

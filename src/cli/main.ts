@@ -1,7 +1,8 @@
 // Runs one CLI invocation: parse, open the database (attach or start), migrate,
 // run the command, print one result, close everything; returns the exit status.
 import { parseConfig, type Config } from '../config.js';
-import { createPrisma, type PrismaClient } from '../db/prisma.js';
+import { connectDatabase, type PrismaClient } from '../db/prisma.js';
+import { createServices } from '../graphql/modules.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { UnknownCommandError, parseCommandLine, wantsJson, type CommandLine } from './args.js';
 import type { Runner } from './commands.js';
@@ -81,8 +82,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     }
     const applied = await applyMigrations(database.url);
     if (applied.length) await note(`applied migrations: ${applied.join(', ')}`);
-    prisma = createPrisma(database.url, 2);
-    const output = await runner(prisma);
+    const clients = connectDatabase(database.url, 2);
+    prisma = clients.prisma;
+    const output = await runner(createServices(clients));
     await write(io.stdout, json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {

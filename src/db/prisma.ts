@@ -9,11 +9,6 @@ import { Prisma } from '../generated/prisma/client.js';
 
 export { Prisma };
 
-/** A unique constraint refused the write (Prisma's P2002). */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-}
-
 /** A Prisma transaction client: what services receive inside `prisma.$transaction`. */
 export type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
@@ -52,8 +47,4 @@ export function connectDatabase(
     disposeExternalPool: true,
   });
   return { prisma: new PrismaClient({ adapter }), pool };
-}
-
-export function createPrisma(connectionString: string, poolSize: number): PrismaClient {
-  return connectDatabase(connectionString, poolSize).prisma;
 }

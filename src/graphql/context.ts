@@ -1,6 +1,8 @@
-// The per-request GraphQL context: who is calling and the services they reach.
+// The per-request GraphQL context: who is calling, the services they reach, and
+// the request's DataLoaders (batching relation fields, one query per field).
+import type DataLoader from 'dataloader';
 import type { Principal } from '../auth/principal.js';
-import type { Services } from '../services.js';
+import type { Services } from './modules.js';
 
 export interface Context {
   /** Undefined when the request carried no valid credential. */
@@ -8,4 +10,10 @@ export interface Context {
   /** Why authentication failed, to report instead of a bare UNAUTHORIZED. */
   authError?: Error;
   services: Services;
+  /** Per request, so a batch never mixes callers or organizations; see kit/loaders.ts. */
+  loaders: Map<string, DataLoader<unknown, unknown>>;
+}
+
+export function createContext(services: Services, principal?: Principal, authError?: Error): Context {
+  return { principal, authError, services, loaders: new Map() };
 }

@@ -1,16 +1,16 @@
-// The one GraphQL schema: every resolver, and scopes through the authChecker.
+// The one GraphQL schema: every module's resolvers, and scopes through the authChecker.
 import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './auth-checker.js';
-import { ContactResolver } from './crm/contact.resolver.js';
-import { EventResolver } from './system/event.resolver.js';
+import { RESOLVERS } from './modules.js';
 
 let schema: Promise<GraphQLSchema> | undefined;
 
 export function getSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [ContactResolver, EventResolver],
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    resolvers: RESOLVERS as unknown as NonEmptyArray<Function>,
     authChecker,
     // Validation is done by the services' zod schemas, not class-validator.
     validate: false,

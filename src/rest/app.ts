@@ -10,25 +10,23 @@ import { hasScope } from '../auth/scopes.js';
 import type { CredentialResolver } from '../auth/credentials.js';
 import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
-import type { Services } from '../services.js';
-import { parseInput } from '../validation.js';
-import { authenticate, type AuthLocals } from './authenticate.js';
-import { prepareOperation, runOperation } from './execute.js';
+import { createContext } from '../graphql/context.js';
+import { ROUTES, type Services } from '../graphql/modules.js';
+import { authenticate, type AuthLocals } from '../http/authenticate.js';
+import { jsonBodyReader } from '../http/body.js';
+import { sendError, toDomainError } from '../http/errors.js';
 import {
   IDEMPOTENCY_HEADER,
   type IdempotencyStore,
   answerOnce,
   parseIdempotencyKey,
   type Answer,
-} from './idempotency.js';
+} from '../http/idempotency.js';
+import type { SharedRateLimiter } from '../http/rate-limit.js';
+import { parseInput } from '../validation.js';
+import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument } from './openapi.js';
-import type { SharedRateLimiter } from './rate-limit.js';
-import { sendError, toDomainError } from './respond.js';
-import type { RestRoute } from './route.js';
-import { crmRoutes } from './routes/crm.js';
-import { eventRoutes } from './routes/events.js';
-
-export const restRoutes: RestRoute[] = [...crmRoutes, ...eventRoutes];
+import { servedRoutes } from './served-route.js';
 
 /** Sent back by the service; ignored in request bodies rather than rejected. */
 const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'];
@@ -45,10 +43,6 @@ export interface RestDependencies {
 }
 
 type Locals = Required<Pick<AuthLocals, 'principal'>>;
-
-function isJson(req: Request): boolean {
-  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
-}
 
 function withoutReadOnlyFields(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
@@ -68,15 +62,16 @@ function parseBody(schema: z.ZodType | undefined, body: unknown): unknown {
 
 export function createRestRouter(deps: RestDependencies): Router {
   const router = express.Router();
-  const jsonBody = express.json({ limit: deps.bodyLimitBytes, strict: true, type: () => true });
-  const openApi = buildOpenApiDocument(restRoutes, deps.publicUrl);
+  const readJsonBody = jsonBodyReader(deps.bodyLimitBytes);
+  const routes = servedRoutes(deps.schema, ROUTES);
+  const openApi = buildOpenApiDocument(routes, deps.publicUrl);
 
   router.get('/openapi.json', (_req, res) => void res.json(openApi));
 
   router.use(authenticate(deps.credentials, deps.rateLimiter));
 
   const methodsByPath = new Map<string, string[]>();
-  for (const row of restRoutes) {
+  for (const row of routes) {
     const operation = prepareOperation(deps.schema, row.operation);
     const hasBody = row.method === 'post' || row.method === 'put';
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
@@ -88,22 +83,14 @@ export function createRestRouter(deps: RestDependencies): Router {
         query: row.query ? parseInput(row.query, req.query) : undefined,
         body: parseBody(row.body, req.body),
       });
-      const data = await runOperation(operation, variables, { principal, services: deps.services });
+      const data = await runOperation(operation, variables, createContext(deps.services, principal));
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };
 
     const handler = async (req: Request, res: Response<unknown, Locals>) => {
       const principal = res.locals.principal;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
-      if (hasBody) {
-        const length = Number(req.headers['content-length'] ?? 0);
-        if ((length > 0 || req.headers['transfer-encoding']) && !isJson(req)) {
-          throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json');
-        }
-        await new Promise<void>((resolve, reject) =>
-          jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
-        );
-      }
+      if (hasBody) await readJsonBody(req, res);
       const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
       const result = idempotencyKey
         ? await answerOnce(

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 import { errorSchema } from './response-schemas.js';
-import type { RestRoute } from './route.js';
+import type { ServedRoute as RestRoute } from './served-route.js';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -2,11 +2,11 @@
 // create organizations and API keys the way an operator would.
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import { createApiKey } from '../../src/auth/api-keys.js';
+import { operatorPrincipal } from '../../src/auth/principal.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
-import { createOrganization } from '../../src/graphql/system/organization.service.js';
+import type { Services } from '../../src/graphql/modules.js';
 import { createLogger } from '../../src/logger.js';
 import { createPlatform } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -15,11 +15,15 @@ export interface TestServer {
   url: string;
   databaseUrl: string;
   prisma: PrismaClient;
+  /** The server's own services, as the CLI and the bootstrap use them. */
+  services: Services;
   config: Config;
   /** A new organization with its admin user; returns its id. */
   createOrganization(name?: string): Promise<string>;
   /** A new API key for the organization; returns the Bearer key. */
   createKey(organizationId: string, scopes: Scope[], options?: { expiresAt?: Date }): Promise<string>;
+  /** Revokes a key by id as an operator would (the NOTIFY included). */
+  revokeKey(id: string): Promise<{ revokedAt: string | null }>;
   /** fetch against the server with a Bearer key and JSON body. */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
@@ -76,10 +80,11 @@ export async function startTestServer(
     databaseUrl: db.url,
     database: db,
     prisma: platform.prisma,
+    services: platform.services,
     config,
     request,
     async createOrganization(name = `Org ${++organizationCounter}`) {
-      const created = await createOrganization(platform.prisma, {
+      const created = await platform.services.organizations.create({
         name,
         adminEmail: `admin-${process.pid}-${Date.now()}-${++organizationCounter}@example.test`,
         adminPassword: 'correct horse battery',
@@ -87,13 +92,21 @@ export async function startTestServer(
       return created.organization.id;
     },
     async createKey(organizationId, scopes, options = {}) {
-      const key = await createApiKey(platform.prisma, {
-        organizationId,
+      // An expiry in the past is refused by the service: write it afterwards, as time would.
+      const expired = options.expiresAt && options.expiresAt.getTime() <= Date.now();
+      const key = await platform.services.apiKeys.create(operatorPrincipal(organizationId), {
         name: 'test key',
         scopes,
-        expiresAt: options.expiresAt,
+        ...(options.expiresAt && !expired && { expiresAt: options.expiresAt.toISOString() }),
       });
+      if (expired)
+        await platform.prisma.apiKey.update({ where: { id: key.id }, data: { expiresAt: options.expiresAt } });
       return key.key;
+    },
+    async revokeKey(id) {
+      const organizationId = await platform.services.apiKeys.organizationOf(id);
+      if (!organizationId) throw new Error(`no API key ${id}`);
+      return platform.services.apiKeys.revoke(operatorPrincipal(organizationId), id);
     },
     async close() {
       server.closeAllConnections();

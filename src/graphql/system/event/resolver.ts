@@ -1,10 +1,12 @@
 // Events need a credential but no particular scope: what it can read is
 // filtered by its scopes in EventService.
-import { Arg, Args, ArgsType, Authorized, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
-import { givenArgs } from '../args.js';
-import { requirePrincipal } from '../auth-checker.js';
-import type { Context } from '../context.js';
-import { Event, EventPage } from './event.type.js';
+import { Arg, Args, ArgsType, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
+import { requirePrincipal } from '../../auth-checker.js';
+import type { Context } from '../../context.js';
+import { givenArgs } from '../../kit/args.js';
+import { PageOf, type Page } from '../../kit/page.js';
+import { Requires } from '../../kit/scope.js';
+import { Event } from './type.js';
 
 @ArgsType()
 class EventListArgs {
@@ -21,15 +23,18 @@ class EventListArgs {
   since?: number;
 }
 
+// Made at load time: type-graphql reads types when the schema is built, not later.
+const EventPage = PageOf(Event);
+
 @Resolver(() => Event)
 export class EventResolver {
-  @Authorized()
+  @Requires()
   @Query(() => EventPage, { description: 'Events of the organization that the credential may read, oldest first.' })
-  events(@Args(() => EventListArgs) args: EventListArgs, @Ctx() ctx: Context): Promise<EventPage> {
+  events(@Args(() => EventListArgs) args: EventListArgs, @Ctx() ctx: Context): Promise<Page<Event>> {
     return ctx.services.events.list(requirePrincipal(ctx), givenArgs(args));
   }
 
-  @Authorized()
+  @Requires()
   @Query(() => Event)
   event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Event> {
     return ctx.services.events.get(requirePrincipal(ctx), id);

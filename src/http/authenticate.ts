@@ -37,7 +37,7 @@ export function authenticate(
         'RATE_LIMIT_EXCEEDED',
         `Rate limit of ${decision.limit} requests exceeded; retry after ${decision.resetSeconds} seconds`,
         undefined,
-        decision.resetSeconds,
+        { retryAfter: decision.resetSeconds },
       ),
     );
   }) as RequestHandler;

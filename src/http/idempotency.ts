@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../db/prisma.js';
 import type { Request, Response } from 'express';
 import { DomainError } from '../errors.js';
-import { toDomainError } from './respond.js';
+import { httpStatusOf, toDomainError } from './errors.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEEP_HOURS = 24;
@@ -110,8 +110,8 @@ export async function answerOnce(
   } catch (error) {
     const domain = toDomainError(error);
     // A client error is the answer to this request; a server fault may be retried.
-    if (domain.status >= 500) await store.release(organizationId, key);
-    else await store.complete(organizationId, key, domain.status, { error: domain.toBody() });
+    if (httpStatusOf(domain) >= 500) await store.release(organizationId, key);
+    else await store.complete(organizationId, key, httpStatusOf(domain), { error: domain.toBody() });
     throw error;
   }
   await store.complete(organizationId, key, result.status, result.body);

@@ -1,16 +1,16 @@
-// /graphql: Apollo Server over the shared schema, authenticated like /v1.
+// /graphql: Apollo Server over the shared schema, authenticated and rate-limited like /v1.
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { CredentialResolver } from '../auth/credentials.js';
-import type { Services } from '../services.js';
-import type { Context } from './context.js';
+import { createContext, type Context } from '../graphql/context.js';
+import { graphQLErrorFormatter } from '../graphql/errors.js';
+import type { Services } from '../graphql/modules.js';
 import type { Logger } from '../logger.js';
-import { authenticate, type AuthLocals } from '../rest/authenticate.js';
-import type { SharedRateLimiter } from '../rest/rate-limit.js';
-import { toDomainError } from '../rest/respond.js';
-import { graphQLErrorFormatter } from './errors.js';
+import { authenticate, type AuthLocals } from './authenticate.js';
+import { toDomainError, writeErrorHead } from './errors.js';
+import type { SharedRateLimiter } from './rate-limit.js';
 
 export interface GraphQLHttp {
   handler: (RequestHandler | ErrorRequestHandler)[];
@@ -32,7 +32,7 @@ export async function createGraphQLHttp(
     // authenticate() ran first: a refused credential fails only the operations that need one.
     context: async ({ res }): Promise<Context> => {
       const { principal, authError } = res.locals as AuthLocals;
-      return { principal, authError, services };
+      return createContext(services, principal, authError);
     },
   });
   return {
@@ -52,8 +52,8 @@ function graphQLHttpErrorHandler(logger: Logger): ErrorRequestHandler {
     const domain = toDomainError(error);
     if (domain.code === 'INTERNAL_ERROR')
       logger.error({ err: domain.cause ?? error, url: req.originalUrl }, 'graphql request failed');
-    if (domain.retryAfter !== undefined) res.setHeader('Retry-After', String(domain.retryAfter));
+    writeErrorHead(res, domain);
     const { code, message, field, retryAfter } = domain.toBody();
-    res.status(domain.status).json({ errors: [{ message, extensions: { code, field, retryAfter } }] });
+    res.json({ errors: [{ message, extensions: { code, field, retryAfter } }] });
   };
 }

@@ -1,6 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Pagination } from '../pagination.js';
 
 @ObjectType({ simpleResolvers: true, description: 'Something that happened, as webhooks deliver it.' })
 export class Event {
@@ -15,13 +14,4 @@ export class Event {
 
   @Field(() => GraphQLJSONObject, { description: '{ object, previousAttributes? }' })
   data!: Record<string, unknown>;
-}
-
-@ObjectType({ simpleResolvers: true })
-export class EventPage {
-  @Field(() => [Event])
-  data!: Event[];
-
-  @Field(() => Pagination)
-  pagination!: Pagination;
 }

@@ -1,6 +1,6 @@
 // page/limit arguments and the pagination object of list responses (DECISIONS.md:
 // page >= 1, default 1; limit 1..100, default 50; out of range is a 400 naming it).
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 
 export const DEFAULT_LIMIT = 50;
@@ -58,4 +58,30 @@ export function paginationOf({ page, limit }: PageRequest, total: number): Pagin
 
 export function pageWindow({ page, limit }: PageRequest): { skip: number; take: number } {
   return { skip: (page - 1) * limit, take: limit };
+}
+
+/** A list answer: one page of records and the pagination object. */
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+const pageTypes = new Map<ClassType, ClassType>();
+
+/** The GraphQL type `<Item>Page { data: [Item!]! pagination: Pagination! }`, one per item type; call it at module load. */
+export function PageOf<T extends object>(item: ClassType<T>): ClassType<Page<T>> {
+  let type = pageTypes.get(item);
+  if (!type) {
+    @ObjectType(`${item.name}Page`, { simpleResolvers: true })
+    class ItemPage {
+      @Field(() => [item])
+      data!: T[];
+
+      @Field(() => Pagination)
+      pagination!: Pagination;
+    }
+    type = ItemPage;
+    pageTypes.set(item, type);
+  }
+  return type as ClassType<Page<T>>;
 }

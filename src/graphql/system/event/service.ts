@@ -1,15 +1,16 @@
 // Reading the events outbox: scoped to the organization and to the event types
 // the credential's scopes can read.
 import { z } from 'zod';
-import type { Principal } from '../../auth/principal.js';
-import type { Prisma, PrismaClient } from '../../db/prisma.js';
-import { notFound } from '../../errors.js';
-import { isWellFormedId } from '../../ids.js';
-import { EVENT_TYPES, readableEventTypes, type EventType } from '../../jobs/event-types.js';
-import { eventEnvelope } from '../../jobs/events.js';
-import { parseInput } from '../../validation.js';
-import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber } from '../pagination.js';
-import type { Event, EventPage } from './event.type.js';
+import type { Principal } from '../../../auth/principal.js';
+import type { Prisma, PrismaClient } from '../../../db/prisma.js';
+import { notFound } from '../../../errors.js';
+import { isWellFormedId } from '../../../ids.js';
+import { EVENT_TYPES, readableEventTypes, type EventType } from '../../../jobs/event-types.js';
+import { eventEnvelope } from '../../../jobs/events.js';
+import type { ServiceDependencies } from '../../kit/module.js';
+import { parseInput } from '../../../validation.js';
+import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber, type Page } from '../../kit/page.js';
+import type { Event } from './type.js';
 
 export const eventFilterSchema = pageSchema.extend({
   type: z
@@ -29,9 +30,13 @@ export const eventFilterSchema = pageSchema.extend({
 });
 
 export class EventService {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly prisma: PrismaClient;
 
-  async list(principal: Principal, args: unknown): Promise<EventPage> {
+  constructor({ prisma }: ServiceDependencies) {
+    this.prisma = prisma;
+  }
+
+  async list(principal: Principal, args: unknown): Promise<Page<Event>> {
     const filter = parseInput(eventFilterSchema, args);
     const readable = readableEventTypes(principal.scopes);
     const types = filter.type ? readable.filter((type) => type === filter.type) : readable;

@@ -1,0 +1,27 @@
+// What an API key looks like, shared by the service that issues keys and the
+// resolver that checks them (DECISIONS.md: key and secret, stored as hashes).
+import { hashPassword, randomToken, sha256Hex } from './secrets.js';
+
+export const API_KEY_PREFIX = 'bpk_';
+export const API_KEY_SECRET_PREFIX = 'bps_';
+/** How many characters of a key are kept in clear to recognise it in lists. */
+const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+/** Subscribers (every server process) drop their cached copy of a changed key. */
+export const API_KEY_CHANGED_CHANNEL = 'api_key_changed';
+
+export interface GeneratedKey {
+  key: string;
+  prefix: string;
+  keyHash: string;
+}
+
+export function generateKey(): GeneratedKey {
+  const key = API_KEY_PREFIX + randomToken(40);
+  return { key, prefix: key.slice(0, VISIBLE_PREFIX_LENGTH), keyHash: sha256Hex(key) };
+}
+
+/** Hashing the secret is slow on purpose: do it before opening a transaction. */
+export async function generateSecret(): Promise<{ value: string; hash: string }> {
+  const value = API_KEY_SECRET_PREFIX + randomToken(40);
+  return { value, hash: await hashPassword(value) };
+}

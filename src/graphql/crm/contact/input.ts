@@ -1,0 +1,45 @@
+// Contact input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
+import { z } from 'zod';
+import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList, filter, likePattern } from '../../kit/list.js';
+import { email, text } from '../../kit/values.js';
+
+const tags = z
+  .array(text(64), 'must be an array of strings')
+  .max(50, 'must have at most 50 tags')
+  .transform((values) => [...new Set(values)]);
+
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ().\-/x]{3,40}$/i, 'must be a phone number of digits, spaces and + ( ) - . /');
+
+export const contactInput = defineInput('Contact', {
+  firstName: optional(text(100)),
+  lastName: optional(text(100)),
+  email: required(email, { description: 'Unique within the organization; cannot be cleared.' }),
+  company: optional(text(200)),
+  phone: optional(phone),
+  tags: optional(tags),
+});
+
+export const contactList = defineList('Contact', {
+  sort: ['createdAt', 'updatedAt', 'firstName', 'lastName', 'email', 'company'],
+  filters: {
+    email: filter(text(254), {
+      description: 'Exact email (case-insensitive).',
+      where: (p) => `"Contact".email = lower(${p})`,
+    }),
+    company: filter(text(200), {
+      description: 'Exact company name (case-insensitive).',
+      where: (p) => `lower("Contact".company) = lower(${p})`,
+    }),
+    tag: filter(text(64), { description: 'Contacts carrying this tag.', where: (p) => `${p} = any("Contact".tags)` }),
+    q: filter(text(200), {
+      description: 'Text search over names, email and company.',
+      where: (p) =>
+        `("Contact"."firstName" ilike ${p} or "Contact"."lastName" ilike ${p} or "Contact".email ilike ${p} or "Contact".company ilike ${p})`,
+      value: likePattern,
+    }),
+  },
+});

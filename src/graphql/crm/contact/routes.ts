@@ -1,0 +1,12 @@
+import { resourceRoutes } from '../../kit/routes.js';
+import { contactInput, contactList } from './input.js';
+import { Contact } from './type.js';
+
+export const contactRoutes = resourceRoutes({
+  path: '/crm/contacts',
+  tag: 'CRM',
+  type: Contact,
+  noun: ['contact', 'contacts'],
+  list: contactList,
+  input: contactInput,
+});

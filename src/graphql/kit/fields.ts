@@ -1,0 +1,163 @@
+// A record's public shape, written once. `@Public.text()` and friends declare a
+// field of an @ObjectType; from that one declaration the kit derives the
+// GraphQL field, the public object made from a database row (REST body, GraphQL
+// value, event data.object), the REST selection, the OpenAPI response schema
+// and the SQL of the list fast path. Every field is a column of the same name.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, ID, Int } from 'type-graphql';
+import { z } from 'zod';
+
+/** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
+export type GraphQLTypeFunction = NonNullable<Parameters<typeof Field>[0]> & (() => unknown);
+
+/** How one kind of value is shown in GraphQL, OpenAPI, SQL and JavaScript. */
+export interface FieldKind {
+  /** The type function for type-graphql's @Field. */
+  graphql: GraphQLTypeFunction;
+  /** The value's shape in the OpenAPI document. */
+  schema: () => z.ZodType;
+  /** The SQL expression that yields the column in its public form. */
+  sql(column: string): string;
+  /** The public form of the value read from the database (null stays null). */
+  fromRow(value: unknown): unknown;
+}
+
+const same = (value: unknown) => value;
+
+const isoTimestamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const FIELD_KINDS = {
+  id: { graphql: () => ID, schema: () => z.string(), sql: (c) => c, fromRow: same },
+  text: { graphql: () => String, schema: () => z.string(), sql: (c) => c, fromRow: same },
+  email: { graphql: () => String, schema: () => z.email(), sql: (c) => c, fromRow: same },
+  int: { graphql: () => Int, schema: () => z.int(), sql: (c) => c, fromRow: same },
+  /** Integer minor units in a bigint column: exact up to 2^53 - 1. */
+  money: {
+    graphql: () => GraphQLSafeInt,
+    schema: () => z.int(),
+    sql: (c) => `${c}::float8`,
+    fromRow: (v) => Number(v),
+  },
+  textList: { graphql: () => [String], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same },
+  /** Millisecond ISO 8601 UTC, formatted by PostgreSQL exactly as Date#toISOString does. */
+  timestamp: {
+    graphql: () => String,
+    schema: () => z.iso.datetime().describe('ISO 8601 UTC timestamp'),
+    sql: isoTimestamp,
+    fromRow: (v) => (v as Date).toISOString(),
+  },
+  /** A calendar date, YYYY-MM-DD. */
+  date: {
+    graphql: () => String,
+    schema: () => z.iso.date().describe('YYYY-MM-DD'),
+    sql: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
+    fromRow: (v) => (v as Date).toISOString().slice(0, 10),
+  },
+} satisfies Record<string, FieldKind>;
+
+/** A kind for one of a fixed set of strings (GraphQL String, OpenAPI enum). */
+export function oneOf(values: readonly [string, ...string[]]): FieldKind {
+  return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same };
+}
+
+export interface PublicFieldOptions {
+  nullable?: boolean;
+  description?: string;
+}
+
+export interface PublicField {
+  name: string;
+  kind: FieldKind;
+  nullable: boolean;
+  description?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+const registry = new Map<Function, PublicField[]>();
+
+/** Declares a public field: the GraphQL field and its entry in the kit's registry. */
+export function publicField(kind: FieldKind, options: PublicFieldOptions = {}): PropertyDecorator {
+  return (prototype, property) => {
+    const name = String(property);
+    const nullable = options.nullable ?? false;
+    const fields = registry.get(prototype.constructor) ?? [];
+    fields.push({ name, kind, nullable, description: options.description });
+    registry.set(prototype.constructor, fields);
+    Field(kind.graphql, { nullable, description: options.description })(prototype, property);
+  };
+}
+
+type KindName = keyof typeof FIELD_KINDS;
+
+/** `@Public.text({ nullable: true })`, `@Public.timestamp()`, `@Public.of(oneOf([...]))`. */
+export const Public = {
+  ...(Object.fromEntries(
+    Object.entries(FIELD_KINDS).map(([name, kind]) => [
+      name,
+      (options?: PublicFieldOptions) => publicField(kind, options),
+    ]),
+  ) as Record<KindName, (options?: PublicFieldOptions) => PropertyDecorator>),
+  of: (kind: FieldKind, options?: PublicFieldOptions) => publicField(kind, options),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export type PublicType<T = unknown> = Function & { prototype: T; name: string };
+
+export function publicFieldsOf(type: PublicType): PublicField[] {
+  const fields = registry.get(type);
+  if (!fields?.length) throw new Error(`${type.name} declares no public fields`);
+  return fields;
+}
+
+/** The public object of a database row: the one shape REST, GraphQL and events show. */
+export function toPublic<T>(type: PublicType<T>, row: object): T {
+  const values = row as Record<string, unknown>;
+  const object: Record<string, unknown> = {};
+  for (const { name, kind } of publicFieldsOf(type)) {
+    const value = values[name];
+    object[name] = value === null || value === undefined ? null : kind.fromRow(value);
+  }
+  return object as T;
+}
+
+/** The GraphQL selection of every public field: what a REST answer contains. */
+export function selectionOf(type: PublicType): string {
+  return publicFieldsOf(type)
+    .map((field) => field.name)
+    .join(' ');
+}
+
+const schemas = new Map<PublicType, z.ZodType>();
+
+/** The OpenAPI schema of the public object, registered as a component named after the type. */
+export function responseSchemaOf(type: PublicType): z.ZodType {
+  let schema = schemas.get(type);
+  if (!schema) {
+    const shape = Object.fromEntries(
+      publicFieldsOf(type).map(({ name, kind, nullable, description }) => {
+        let field = kind.schema();
+        if (nullable) field = field.nullable();
+        if (description) field = field.describe(description);
+        return [name, field];
+      }),
+    );
+    schema = z.object(shape).meta({ id: type.name });
+    schemas.set(type, schema);
+  }
+  return schema;
+}
+
+/** `"Table".column` for a field name: qualified, so ORDER BY reads the column, not a formatted output. */
+export function qualifiedColumn(table: string, name: string): string {
+  return `"${table}"."${name}"`;
+}
+
+/** The SELECT list that yields the public object straight from PostgreSQL. */
+export function sqlSelectOf(type: PublicType, table: string): string {
+  return publicFieldsOf(type)
+    .map(({ name, kind }) => {
+      const expression = kind.sql(qualifiedColumn(table, name));
+      return expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"`;
+    })
+    .join(', ');
+}

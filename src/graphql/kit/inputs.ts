@@ -1,0 +1,129 @@
+// A resource's input, written once as zod fields. From it come the create and
+// update validation schemas (the one place rules live; REST checks bodies with
+// them before executing) and the GraphQL input types `Create<Name>Input` and
+// `Update<Name>Input`. The update derives from the create: every field becomes
+// optional (omitted is kept); optional fields also take null (null clears);
+// required fields cannot be cleared; create-only fields are unknown on update.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, InputType, Int, type ClassType } from 'type-graphql';
+import { z } from 'zod';
+import type { GraphQLTypeFunction } from './fields.js';
+
+export interface InputFieldOptions {
+  description?: string;
+  /** The GraphQL type, when it cannot be read off the zod schema (e.g. SafeInt). */
+  graphql?: GraphQLTypeFunction;
+  /** Present on create only (e.g. an API key's scopes, a user's initial password). */
+  createOnly?: boolean;
+}
+
+export interface InputField<S extends z.ZodType = z.ZodType> extends InputFieldOptions {
+  schema: S;
+  required: boolean;
+}
+
+export const required = <S extends z.ZodType>(
+  schema: S,
+  options: InputFieldOptions = {},
+): InputField<S> & { required: true } => ({
+  schema,
+  required: true,
+  ...options,
+});
+
+export const optional = <S extends z.ZodType>(
+  schema: S,
+  options: InputFieldOptions = {},
+): InputField<S> & { required: false } => ({
+  schema,
+  required: false,
+  ...options,
+});
+
+type Fields = Record<string, InputField>;
+
+type CreateShape<F extends Fields> = {
+  [K in keyof F]: F[K]['required'] extends true ? F[K]['schema'] : z.ZodOptional<z.ZodNullable<F[K]['schema']>>;
+};
+type UpdateShape<F extends Fields> = {
+  [K in keyof F]: z.ZodOptional<z.ZodNullable<F[K]['schema']>>;
+};
+
+export interface ResourceInput<F extends Fields = Fields> {
+  create: z.ZodObject<CreateShape<F>, z.core.$strict>;
+  /** Create-only fields are absent at run time (an unknown field) though the type lists them. */
+  update: z.ZodObject<UpdateShape<F>, z.core.$strict>;
+  CreateInput: ClassType;
+  UpdateInput: ClassType;
+}
+
+/** Any resource's input, where only the parts' roles matter. */
+export interface AnyResourceInput {
+  create: z.ZodType;
+  update: z.ZodType;
+  CreateInput: ClassType;
+  UpdateInput: ClassType;
+}
+
+/** The GraphQL type of a zod schema: strings, whole numbers, booleans and lists of them. */
+export function graphqlTypeOf(schema: z.ZodType): GraphQLTypeFunction {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  switch (def.type) {
+    case 'string':
+    case 'enum':
+      return () => String;
+    case 'boolean':
+      return () => Boolean;
+    case 'number':
+      return (schema as z.ZodNumber).format === 'safeint' ? () => Int : () => Number;
+    case 'bigint':
+      return () => GraphQLSafeInt;
+    case 'array': {
+      const item = graphqlTypeOf(def.element as z.ZodType);
+      return () => [item()] as never;
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'readonly':
+      return graphqlTypeOf(def.innerType as z.ZodType);
+    case 'pipe': {
+      // A preprocess or transform: the typed end is the one that is not a transform.
+      const [inner, outer] = [def.in as z.ZodType, def.out as z.ZodType];
+      return graphqlTypeOf(inner._zod.def.type === 'transform' ? outer : inner);
+    }
+    default:
+      throw new Error(`no GraphQL type for a zod ${def.type}; give one with { graphql }`);
+  }
+}
+
+function inputType(name: string, fields: Fields, nullable: (field: InputField) => boolean): ClassType {
+  const type = { [name]: class {} }[name]!;
+  for (const [key, field] of Object.entries(fields)) {
+    Field(field.graphql ?? graphqlTypeOf(field.schema), {
+      nullable: nullable(field),
+      description: field.description,
+    })(type.prototype, key);
+  }
+  InputType(name)(type);
+  return type;
+}
+
+export function defineInput<F extends Fields>(name: string, fields: F): ResourceInput<F> {
+  const createShape = Object.fromEntries(
+    Object.entries(fields).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
+  );
+  const updatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.createOnly));
+  const updateShape = Object.fromEntries(
+    Object.entries(updatable).map(([key, field]) => [
+      key,
+      field.required ? field.schema.optional() : field.schema.nullish(),
+    ]),
+  );
+  return {
+    create: z.strictObject(createShape) as ResourceInput<F>['create'],
+    update: z.strictObject(updateShape) as unknown as ResourceInput<F>['update'],
+    CreateInput: inputType(`Create${name}Input`, fields, (field) => !field.required),
+    UpdateInput: inputType(`Update${name}Input`, updatable, () => true),
+  };
+}

@@ -1,0 +1,132 @@
+// A resource's list arguments, written once: page/limit, `sort` over named
+// fields, and filters. From them come the validation schema (REST query and
+// GraphQL arguments alike), the GraphQL ArgsType, the REST operation's variable
+// declarations, and the SQL WHERE/ORDER BY of the list fast path.
+import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
+import { z } from 'zod';
+import { graphqlTypeOf } from './inputs.js';
+import { pageSchema } from './page.js';
+import { qualifiedColumn, type GraphQLTypeFunction } from './fields.js';
+
+export interface Filter<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  description: string;
+  /** The SQL condition on this filter's parameter, e.g. (p) => `email = ${p}`. */
+  where(param: string): string;
+  /** The parameter's value from the parsed filter (default: as parsed). */
+  value?(parsed: z.output<S>): unknown;
+}
+
+export const filter = <S extends z.ZodType>(schema: S, options: Omit<Filter<S>, 'schema'>): Filter<S> => ({
+  schema,
+  ...options,
+});
+
+type Filters = Record<string, Filter>;
+
+export interface ListDefinition<F extends Filters, S extends string> {
+  /** Validates REST query strings and GraphQL arguments alike. */
+  schema: z.ZodObject<
+    (typeof pageSchema)['shape'] & { sort: z.ZodOptional<z.ZodEnum> } & {
+      [K in keyof F]: z.ZodOptional<F[K]['schema']>;
+    }
+  >;
+  /** The GraphQL arguments: page, limit, sort and each filter. */
+  Args: ClassType;
+  /** `$page: Int, $limit: Int, ...` and `page: $page, ...`, for the REST operation. */
+  variables: { declarations: string; arguments: string };
+  sortFields: readonly S[];
+  filters: F;
+}
+
+/** Any resource's list definition, where only the parts' roles matter. */
+export interface AnyListDefinition {
+  schema: z.ZodType;
+  Args: ClassType;
+  variables: { declarations: string; arguments: string };
+  sortFields: readonly string[];
+  filters: Filters;
+}
+
+export interface ListOptions<F extends Filters, S extends string> {
+  /** Fields `sort` accepts (each a column); `-` prefix for descending. Default order: createdAt, id. */
+  sort: readonly S[];
+  filters: F;
+}
+
+export function defineList<F extends Filters, S extends string>(
+  name: string,
+  { sort, filters }: ListOptions<F, S>,
+): ListDefinition<F, S> {
+  const sortValues = [...sort, ...sort.map((field) => `-${field}`)] as [string, ...string[]];
+  const schema = pageSchema.extend({
+    sort: z.enum(sortValues, { message: `must be one of ${sort.join(', ')}, optionally prefixed with -` }).optional(),
+    ...Object.fromEntries(Object.entries(filters).map(([key, f]) => [key, f.schema.optional()])),
+  });
+
+  const Args = { [`${name}ListArgs`]: class {} }[`${name}ListArgs`]!;
+  const argTypes: [string, GraphQLTypeFunction, string][] = [
+    ['page', () => Int, 'From 1; default 1.'],
+    ['limit', () => Int, '1 to 100; default 50.'],
+    ['sort', () => String, `One of ${sort.join(', ')}; \`-\` prefix for descending.`],
+    ...Object.entries(filters).map(([key, f]): [string, GraphQLTypeFunction, string] => [
+      key,
+      graphqlTypeOf(f.schema),
+      f.description,
+    ]),
+  ];
+  for (const [key, type, description] of argTypes) {
+    Field(type, { nullable: true, description })(Args.prototype, key);
+  }
+  ArgsType()(Args);
+
+  const graphqlName = (type: GraphQLTypeFunction) => {
+    const value = type() as { name?: string };
+    return value === Int ? 'Int' : value === String ? 'String' : (value.name ?? 'String');
+  };
+  return {
+    schema: schema as unknown as ListDefinition<F, S>['schema'],
+    Args,
+    variables: {
+      declarations: argTypes.map(([key, type]) => `$${key}: ${graphqlName(type)}`).join(', '),
+      arguments: argTypes.map(([key]) => `${key}: $${key}`).join(', '),
+    },
+    sortFields: sort,
+    filters,
+  };
+}
+
+export interface SqlCondition {
+  sql: string;
+  params: unknown[];
+}
+
+/** The organization's rows, narrowed by each filter given. */
+export function whereOf(
+  list: AnyListDefinition,
+  organizationId: string,
+  parsed: Record<string, unknown>,
+  table: string,
+): SqlCondition {
+  const params: unknown[] = [organizationId];
+  const conditions = [`${qualifiedColumn(table, 'organizationId')} = $1`];
+  for (const [key, f] of Object.entries(list.filters)) {
+    const value = parsed[key];
+    if (value === undefined) continue;
+    params.push(f.value ? f.value(value) : value);
+    conditions.push(f.where(`$${params.length}`));
+  }
+  return { sql: conditions.join(' and '), params };
+}
+
+/** createdAt then id by default; a sort field, then id, in the same direction. Nulls sort last ascending. */
+export function orderOf(table: string, sort: string | undefined): string {
+  const field = sort?.replace(/^-/, '') ?? 'createdAt';
+  const direction = sort?.startsWith('-') ? 'desc' : 'asc';
+  return `${qualifiedColumn(table, field)} ${direction}, ${qualifiedColumn(table, 'id')} ${direction}`;
+}
+
+/** `%` and `_` in search text are literal in ILIKE. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}

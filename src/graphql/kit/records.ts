@@ -1,0 +1,78 @@
+// What every resource's service does the same way: find the caller's own record
+// (anything else, including a malformed id or another organization's record, is
+// a 404), lock it for an update, work out which fields a patch changes and
+// their previous values, and name the field a unique constraint refused.
+import { Prisma, type Transaction } from '../../db/prisma.js';
+import { DomainError, notFound } from '../../errors.js';
+import { isWellFormedId, type IdKind } from '../../ids.js';
+
+/** Throws NOT_FOUND unless `id` is of this kind; saves a query on malformed ids. */
+export function requireWellFormedId(kind: IdKind, label: string, id: string): void {
+  if (!isWellFormedId(kind, id)) throw notFound(label);
+}
+
+/** The organization's record with this id, or NOT_FOUND. */
+export async function findOwned<R>(
+  kind: IdKind,
+  label: string,
+  id: string,
+  find: (id: string) => Promise<R | null | undefined>,
+): Promise<R> {
+  requireWellFormedId(kind, label, id);
+  const row = await find(id);
+  if (!row) throw notFound(label);
+  return row;
+}
+
+/**
+ * Locks the organization's row for the rest of the transaction (so concurrent
+ * updates each see the other's result in previousAttributes), or NOT_FOUND.
+ */
+export async function lockOwned<R>(
+  tx: Transaction,
+  table: string,
+  label: string,
+  organizationId: string,
+  id: string,
+): Promise<R> {
+  const rows = await tx.$queryRawUnsafe<R[]>(
+    `select * from "${table}" where id = $1 and "organizationId" = $2 for update`,
+    id,
+    organizationId,
+  );
+  if (!rows[0]) throw notFound(label);
+  return rows[0];
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'bigint' || typeof b === 'bigint') return a !== null && b !== null && String(a) === String(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The entries of `next` (already in column form) whose value differs from the row's. */
+export function changedColumns(before: object, next: Record<string, unknown>): Record<string, unknown> {
+  const row = before as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(next).filter(([field, value]) => value !== undefined && !sameValue(row[field], value)),
+  );
+}
+
+/** The previous public values of the changed fields, plus updatedAt (Stripe's previous_attributes). */
+export function previousAttributes<T extends object>(before: T, changed: string[]): Partial<T> {
+  const previous = before as Record<string, unknown>;
+  return Object.fromEntries([...changed, 'updatedAt'].map((field) => [field, previous[field]])) as Partial<T>;
+}
+
+/**
+ * When `error` is a unique-constraint refusal on one of `fields`, the CONFLICT
+ * naming it; otherwise undefined. The constraint is named by PostgreSQL
+ * (`Contact_organizationId_email_key`) or listed by Prisma.
+ */
+export function uniqueConflict(error: unknown, messages: Record<string, string>): DomainError | undefined {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2002') return undefined;
+  const described = JSON.stringify(error.meta ?? {});
+  const field = Object.keys(messages).find((name) => new RegExp(`\\b${name}\\b|_${name}_`).test(described));
+  if (!field) return undefined;
+  return new DomainError('CONFLICT', messages[field]!, field);
+}

@@ -1,0 +1,202 @@
+// A REST route is a row: method, path, the GraphQL operation it runs, how the
+// request becomes variables, and the status and shape of the answer. Rows are
+// data that the REST facade (src/rest) serves and documents; the scope is not
+// here: it is the @Requires of the operation's root field, read off the schema.
+// `resourceRoutes` writes the usual five rows of a resource from its type,
+// input and list definitions, so a resource states only what is its own.
+import { z } from 'zod';
+import { responseSchemaOf, selectionOf, type PublicType } from './fields.js';
+import type { AnyResourceInput } from './inputs.js';
+import type { AnyListDefinition } from './list.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+
+export interface RouteInput<Q, B> {
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+}
+
+export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  /** Express-style path under /v1, e.g. /crm/contacts/:id */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** GraphQL document with one operation selecting one root field. */
+  operation: string;
+  query?: Q;
+  body?: B;
+  variables(input: RouteInput<z.output<Q>, z.output<B>>): Record<string, unknown>;
+  status: 200 | 201 | 204;
+  /** The response body's schema, for the OpenAPI document. */
+  response?: z.ZodType;
+}
+
+/** Keeps each row's query/body types tied to its variables function. */
+export function route<Q extends z.ZodType, B extends z.ZodType>(row: RestRoute<Q, B>): RestRoute {
+  return row as unknown as RestRoute;
+}
+
+export const paginationSchema = z
+  .object({
+    page: z.int().min(1),
+    limit: z.int().min(1).max(100),
+    total: z.int().min(0),
+    pages: z.int().min(0),
+  })
+  .meta({ id: 'Pagination' });
+
+const pageSchemas = new Map<z.ZodType, z.ZodType>();
+
+/** `{data: [item], pagination}`, registered as the component `id`. */
+export function pageOf(item: z.ZodType, id: string): z.ZodType {
+  let page = pageSchemas.get(item);
+  if (!page) {
+    page = z.object({ data: z.array(item), pagination: paginationSchema }).meta({ id });
+    pageSchemas.set(item, page);
+  }
+  return page;
+}
+
+export const PAGINATION_SELECTION = 'pagination { page limit total pages }';
+
+export interface ResourceRoutesOptions {
+  /** e.g. /crm/contacts */
+  path: string;
+  tag: string;
+  type: PublicType;
+  /** Singular and plural words for summaries: 'contact', 'contacts'. */
+  noun: [string, string];
+  list?: AnyListDefinition;
+  input?: AnyResourceInput;
+  /** Which of the five to serve; default: list and get, plus create/update with `input`, and delete. */
+  only?: ('list' | 'create' | 'get' | 'update' | 'delete')[];
+  /** Extra words per operation, e.g. { list: 'Oldest first unless sorted.' }. */
+  descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+}
+
+/**
+ * The rows of `GET /things`, `POST /things`, `GET/PUT/DELETE /things/:id`, over
+ * the GraphQL operations `things`, `createThing`, `thing`, `updateThing`,
+ * `deleteThing` (Thing = the type's name; things = its name, lower-cased, plus s).
+ */
+export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
+  const { path, tag, type, list, input, descriptions = {} } = options;
+  const [one, many] = options.noun;
+  const name = type.name;
+  const single = name[0]!.toLowerCase() + name.slice(1);
+  const fields = selectionOf(type);
+  const object = responseSchemaOf(type);
+  const wanted = new Set(options.only ?? ['list', 'get', 'delete', ...(input ? (['create', 'update'] as const) : [])]);
+  const rows: RestRoute[] = [];
+  if (wanted.has('list') && list) {
+    rows.push(
+      route({
+        method: 'get',
+        path,
+        tag,
+        summary: `List ${many}`,
+        description: descriptions.list ?? 'Oldest first (createdAt, then id) unless `sort` names a field.',
+        operation: `query (${list.variables.declarations}) { ${single}s(${list.variables.arguments}) {
+          data { ${fields} } ${PAGINATION_SELECTION} } }`,
+        query: list.schema,
+        variables: ({ query }) => query as Record<string, unknown>,
+        status: 200,
+        response: pageOf(object, `${name}Page`),
+      }),
+    );
+  }
+  if (wanted.has('create') && input) {
+    rows.push(
+      route({
+        method: 'post',
+        path,
+        tag,
+        summary: `Create a ${one}`,
+        description: descriptions.create,
+        operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${fields} } }`,
+        body: input.create,
+        variables: ({ body }) => ({ input: body }),
+        status: 201,
+        response: object,
+      }),
+    );
+  }
+  if (wanted.has('get')) {
+    rows.push(
+      route({
+        method: 'get',
+        path: `${path}/:id`,
+        tag,
+        summary: `Get a ${one}`,
+        description: descriptions.get,
+        operation: `query ($id: ID!) { ${single}(id: $id) { ${fields} } }`,
+        variables: ({ params }) => ({ id: params.id }),
+        status: 200,
+        response: object,
+      }),
+    );
+  }
+  if (wanted.has('update') && input) {
+    rows.push(
+      route({
+        method: 'put',
+        path: `${path}/:id`,
+        tag,
+        summary: `Update a ${one}`,
+        description:
+          descriptions.update ?? 'Partial: fields sent are changed, omitted are kept, null clears an optional field.',
+        operation: `mutation ($id: ID!, $input: Update${name}Input!) { update${name}(id: $id, input: $input) { ${fields} } }`,
+        body: input.update,
+        variables: ({ params, body }) => ({ id: params.id, input: body }),
+        status: 200,
+        response: object,
+      }),
+    );
+  }
+  if (wanted.has('delete')) {
+    rows.push(
+      route({
+        method: 'delete',
+        path: `${path}/:id`,
+        tag,
+        summary: `Delete a ${one}`,
+        description: descriptions.delete,
+        operation: `mutation ($id: ID!) { delete${name}(id: $id) }`,
+        variables: ({ params }) => ({ id: params.id }),
+        status: 204,
+      }),
+    );
+  }
+  return rows;
+}
+
+export interface ActionRouteOptions {
+  /** e.g. /api-keys/:id/rotate */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** The mutation taking `id`, e.g. rotateApiKey. */
+  mutation: string;
+  /** The answer's type. */
+  type: PublicType;
+  status?: 200 | 201;
+}
+
+/** `POST /things/:id/<action>` over the mutation `<action>Thing(id: ID!)`. */
+export function actionRoute(options: ActionRouteOptions): RestRoute {
+  return route({
+    method: 'post',
+    path: options.path,
+    tag: options.tag,
+    summary: options.summary,
+    description: options.description,
+    operation: `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${selectionOf(options.type)} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    status: options.status ?? 200,
+    response: responseSchemaOf(options.type),
+  });
+}

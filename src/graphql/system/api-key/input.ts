@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { SCOPES } from '../../../auth/scopes.js';
+import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList } from '../../kit/list.js';
+import { text } from '../../kit/values.js';
+
+export const scopeList = z
+  .array(z.enum(SCOPES, { message: `must be one of ${SCOPES.join(', ')}` }), 'must be an array of scope names')
+  .min(1, 'must name at least one scope')
+  .transform((values) => [...new Set(values)]);
+
+/** An ISO 8601 time in the future. */
+export const futureTime = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+  .refine((value) => Date.parse(value) > Date.now(), 'must be in the future');
+
+export const apiKeyInput = defineInput('ApiKey', {
+  name: required(text(200)),
+  scopes: required(scopeList, { createOnly: true, description: 'At most the scopes of the caller.' }),
+  expiresAt: optional(futureTime, { createOnly: true, description: 'ISO 8601; omitted: never expires.' }),
+});
+
+export const rotateApiKeySchema = z.strictObject({ expiresAt: futureTime.nullish() });
+
+export const apiKeyList = defineList('ApiKey', { sort: ['createdAt', 'name'], filters: {} });

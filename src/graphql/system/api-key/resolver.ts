@@ -1,0 +1,50 @@
+// Thin: every API-key operation needs `admin`; the work is in ApiKeyService.
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { requirePrincipal } from '../../auth-checker.js';
+import type { Context } from '../../context.js';
+import { givenArgs } from '../../kit/args.js';
+import { PageOf, type Page } from '../../kit/page.js';
+import { Requires } from '../../kit/scope.js';
+import { apiKeyInput, apiKeyList } from './input.js';
+import { ApiKey, NewApiKey } from './type.js';
+
+// Made at load time: type-graphql reads types when the schema is built, not later.
+const ApiKeyPage = PageOf(ApiKey);
+
+@Resolver(() => ApiKey)
+export class ApiKeyResolver {
+  @Requires('admin')
+  @Query(() => ApiKeyPage, { description: 'API keys of the organization, revoked ones included.' })
+  apiKeys(@Args(() => apiKeyList.Args) args: object, @Ctx() ctx: Context): Promise<Page<ApiKey>> {
+    return ctx.services.apiKeys.list(requirePrincipal(ctx), givenArgs(args));
+  }
+
+  @Requires('admin')
+  @Query(() => ApiKey)
+  apiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ApiKey> {
+    return ctx.services.apiKeys.get(requirePrincipal(ctx), id);
+  }
+
+  @Requires('admin')
+  @Mutation(() => NewApiKey, { description: 'The key and secret are in this answer only.' })
+  createApiKey(@Arg('input', () => apiKeyInput.CreateInput) input: object, @Ctx() ctx: Context): Promise<NewApiKey> {
+    return ctx.services.apiKeys.create(requirePrincipal(ctx), { ...input });
+  }
+
+  @Requires('admin')
+  @Mutation(() => NewApiKey, { description: 'A new key and secret with the same name and scopes; the old key stops.' })
+  rotateApiKey(
+    @Arg('id', () => ID) id: string,
+    @Arg('expiresAt', () => String, { nullable: true, description: 'Default: the old key’s expiry.' })
+    expiresAt: string | undefined,
+    @Ctx() ctx: Context,
+  ): Promise<NewApiKey> {
+    return ctx.services.apiKeys.rotate(requirePrincipal(ctx), id, expiresAt === undefined ? {} : { expiresAt });
+  }
+
+  @Requires('admin')
+  @Mutation(() => ApiKey, { description: 'Stops the key at once; it stays listed with revokedAt.' })
+  revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ApiKey> {
+    return ctx.services.apiKeys.revoke(requirePrincipal(ctx), id);
+  }
+}

@@ -1,0 +1,154 @@
+// API keys: issued with a key and a secret shown once and stored as hashes,
+// listed, rotated and revoked, always within the caller's organization. A key
+// never carries a scope its creator lacks. Revocation reaches every server
+// process at once (NOTIFY, see auth/credentials.ts).
+import {
+  API_KEY_CHANGED_CHANNEL,
+  generateKey,
+  generateSecret,
+  type GeneratedKey,
+} from '../../../auth/api-key-format.js';
+import type { Principal } from '../../../auth/principal.js';
+import { hasScope, type Scope } from '../../../auth/scopes.js';
+import type { Transaction } from '../../../db/prisma.js';
+import { DomainError } from '../../../errors.js';
+import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
+import { newId } from '../../../ids.js';
+import { emitEvent } from '../../../jobs/events.js';
+import { parseInput } from '../../../validation.js';
+import { toPublic } from '../../kit/fields.js';
+import { listPage } from '../../kit/list-query.js';
+import type { ServiceDependencies } from '../../kit/module.js';
+import type { Page } from '../../kit/page.js';
+import { findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
+import { apiKeyInput, apiKeyList, rotateApiKeySchema } from './input.js';
+import { ApiKey, type NewApiKey } from './type.js';
+
+interface NewKeyData {
+  name: string;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  createdByUserId: string | null;
+}
+
+export class ApiKeyService {
+  constructor(private readonly db: ServiceDependencies) {}
+
+  list(principal: Principal, args: unknown): Promise<Page<ApiKey>> {
+    return listPage(this.db.pool, {
+      table: 'ApiKey',
+      type: ApiKey,
+      list: apiKeyList,
+      organizationId: principal.organizationId,
+      filter: parseInput(apiKeyList.schema, args),
+    });
+  }
+
+  async get(principal: Principal, id: string): Promise<ApiKey> {
+    return toPublic(ApiKey, await this.find(principal, id));
+  }
+
+  /** Issues a key within the caller's scopes; emits api_key.created with it. */
+  async create(principal: Principal, input: unknown): Promise<NewApiKey> {
+    const data = parseInput(apiKeyInput.create, input);
+    const wider = data.scopes.filter((scope) => !hasScope(principal.scopes, scope));
+    if (wider.length) {
+      throw new DomainError('FORBIDDEN', `A key cannot have scopes its creator lacks: ${wider.join(', ')}`, 'scopes');
+    }
+    const secret = await generateSecret();
+    return this.db.prisma.$transaction((tx) =>
+      this.insert(tx, principal.organizationId, secret, {
+        name: data.name,
+        scopes: data.scopes,
+        expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
+        createdByUserId: principal.userId ?? null,
+      }),
+    );
+  }
+
+  /**
+   * Replaces a key: a new key and secret with the same name and scopes (and the
+   * old expiry unless `expiresAt` is given), the old key revoked at once, in one
+   * transaction. A revoked key cannot be rotated (409).
+   */
+  async rotate(principal: Principal, id: string, input: unknown = {}): Promise<NewApiKey> {
+    requireWellFormedId('apiKey', 'API key', id);
+    const { expiresAt } = parseInput(rotateApiKeySchema, input);
+    const secret = await generateSecret();
+    return this.db.prisma.$transaction(async (tx) => {
+      const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
+      if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
+      const created = await this.insert(tx, principal.organizationId, secret, {
+        name: old.name,
+        scopes: old.scopes as Scope[],
+        expiresAt: expiresAt === undefined ? old.expiresAt : expiresAt === null ? null : new Date(expiresAt),
+        createdByUserId: old.createdByUserId,
+      });
+      await markRevoked(tx, id);
+      return { ...created, replaces: id };
+    });
+  }
+
+  /** Revokes a key (at once, in every process); revoking a revoked key changes nothing. */
+  async revoke(principal: Principal, id: string): Promise<ApiKey> {
+    requireWellFormedId('apiKey', 'API key', id);
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
+      return toPublic(ApiKey, row.revokedAt ? row : await markRevoked(tx, id));
+    });
+  }
+
+  /** For operator tools that name a key but not its organization. */
+  async organizationOf(id: string): Promise<string | undefined> {
+    const row = await this.db.prisma.apiKey.findUnique({ where: { id }, select: { organizationId: true } });
+    return row?.organizationId;
+  }
+
+  private find(principal: Principal, id: string): Promise<ApiKeyRow> {
+    return findOwned('apiKey', 'API key', id, (id) =>
+      this.db.prisma.apiKey.findFirst({ where: { id, organizationId: principal.organizationId } }),
+    );
+  }
+
+  private async insert(
+    tx: Transaction,
+    organizationId: string,
+    secret: { value: string; hash: string },
+    data: NewKeyData,
+  ): Promise<NewApiKey> {
+    const generated: GeneratedKey = generateKey();
+    const row = await tx.apiKey.create({
+      data: {
+        id: newId('apiKey'),
+        organizationId,
+        createdByUserId: data.createdByUserId,
+        name: data.name,
+        prefix: generated.prefix,
+        keyHash: generated.keyHash,
+        secretHash: secret.hash,
+        scopes: data.scopes,
+        expiresAt: data.expiresAt,
+      },
+    });
+    const object = toPublic(ApiKey, row);
+    await emitEvent(tx, { organizationId, type: 'api_key.created', object });
+    return {
+      id: object.id,
+      name: object.name,
+      prefix: object.prefix,
+      scopes: object.scopes,
+      expiresAt: object.expiresAt,
+      createdAt: object.createdAt,
+      key: generated.key,
+      secret: secret.value,
+      replaces: null,
+    };
+  }
+}
+
+/** Revokes in the caller's transaction; on commit, every server process drops the key from its cache. */
+async function markRevoked(tx: Transaction, id: string): Promise<ApiKeyRow> {
+  const row = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+  await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
+  return row;
+}

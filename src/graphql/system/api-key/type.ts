@@ -1,0 +1,64 @@
+// An API key as lists show it (never its key or secret), and a new key as its
+// creation or rotation answers it once, with the key and the secret.
+import { ObjectType } from 'type-graphql';
+import { SCOPES } from '../../../auth/scopes.js';
+import { FIELD_KINDS, oneOf, Public } from '../../kit/fields.js';
+
+const scopeList = { ...FIELD_KINDS.textList, schema: () => oneOf(SCOPES).schema().array() };
+
+@ObjectType({ simpleResolvers: true, description: 'An API key; the key itself is shown only when created.' })
+export class ApiKey {
+  @Public.id()
+  id!: string;
+
+  @Public.text()
+  name!: string;
+
+  @Public.text({ description: 'The clear start of the key, to recognise it.' })
+  prefix!: string;
+
+  @Public.of(scopeList)
+  scopes!: string[];
+
+  @Public.timestamp({ nullable: true })
+  expiresAt!: string | null;
+
+  @Public.timestamp({ nullable: true, description: 'Recorded at minute resolution.' })
+  lastUsedAt!: string | null;
+
+  @Public.timestamp({ nullable: true })
+  revokedAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A new API key with its key and secret: store them now.' })
+export class NewApiKey {
+  @Public.id()
+  id!: string;
+
+  @Public.text()
+  name!: string;
+
+  @Public.text()
+  prefix!: string;
+
+  @Public.of(scopeList)
+  scopes!: string[];
+
+  @Public.timestamp({ nullable: true })
+  expiresAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+
+  @Public.text({ description: 'The Bearer key (`bpk_…`). Shown only now.' })
+  key!: string;
+
+  @Public.text({ description: 'The secret (`bps_…`) for the OAuth client_credentials grant. Shown only now.' })
+  secret!: string;
+
+  @Public.id({ nullable: true, description: 'On rotation: the key this one replaces, now revoked.' })
+  replaces!: string | null;
+}

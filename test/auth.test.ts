@@ -1,23 +1,20 @@
 // Authentication and scopes as an API client sees them: 401 with
 // WWW-Authenticate for every bad credential, revocation that takes effect at
 // once in every server process, and 403 naming the scope that is missing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/secrets.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
+import { useServer, useServerPair, type ServerFixture, type TestOrg, type TestResponse } from './support/fixtures.js';
 
-let server: TestServer;
-let org: string;
+const server = useServer();
+let org: TestOrg;
 let key: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await server.createOrganization();
-  key = await server.createKey(org, ['crm:read', 'crm:write']);
+  org = await server.org();
+  key = await org.key(['crm:read', 'crm:write']);
 });
-afterAll(() => server.close());
 
-async function keyId(s: TestServer, bearer: string): Promise<string> {
+async function keyId(s: ServerFixture, bearer: string): Promise<string> {
   const row = await s.prisma.apiKey.findUnique({ where: { keyHash: sha256Hex(bearer) } });
   expect(row).not.toBeNull();
   return row!.id;
@@ -47,8 +44,8 @@ function expectForbidden(res: TestResponse, scope: string): void {
   expect(res.body.error.message).toContain(scope);
 }
 
-const contactsList = (s: TestServer, headers: Record<string, string>) =>
-  s.request('GET', '/v1/crm/contacts', { headers });
+const contactsList = (s: ServerFixture, headers: Record<string, string>) =>
+  s.rest('GET', '/v1/crm/contacts', { headers });
 
 describe('401 UNAUTHORIZED', () => {
   const requests: [string, string, unknown][] = [
@@ -61,7 +58,7 @@ describe('401 UNAUTHORIZED', () => {
   ];
 
   it.each(requests)('%s %s without an Authorization header', async (method, path, body) => {
-    expectUnauthorized(await server.request(method, path, { body }));
+    expectUnauthorized(await server.rest(method, path, { body }));
   });
 
   it('a non-Bearer scheme (Basic)', async () => {
@@ -89,48 +86,48 @@ describe('401 UNAUTHORIZED', () => {
   });
 
   it('an unknown key, or a token that is not a key', async () => {
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: 'bpk_' + 'A'.repeat(40) }));
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: key.slice(0, -1) }));
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: 'not_a_key_at_all' }));
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: 'bps_' + 'A'.repeat(40) }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: 'bpk_' + 'A'.repeat(40) }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: key.slice(0, -1) }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: 'not_a_key_at_all' }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: 'bps_' + 'A'.repeat(40) }));
   });
 
   it('an expired key', async () => {
-    const expired = await server.createKey(org, ['admin'], { expiresAt: new Date(Date.now() - 60_000) });
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: expired }));
+    const expired = await org.key(['admin'], { expiresAt: new Date(Date.now() - 60_000) });
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: expired }));
     expectUnauthorized(
-      await server.request('POST', '/v1/crm/contacts', { key: expired, body: { email: 'expired@example.com' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: expired, body: { email: 'expired@example.com' } }),
     );
-    const check = await server.request('GET', '/v1/crm/contacts?email=expired@example.com', { key });
+    const check = await server.rest('GET', '/v1/crm/contacts?email=expired@example.com', { key });
     expect(check.body.pagination.total).toBe(0);
   });
 
   it('a key that expires while cached stops working at its expiry', async () => {
     const expiresAt = new Date(Date.now() + 1500);
-    const shortLived = await server.createKey(org, ['crm:read'], { expiresAt });
-    expect((await server.request('GET', '/v1/crm/contacts', { key: shortLived })).status).toBe(200);
+    const shortLived = await org.key(['crm:read'], { expiresAt });
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: shortLived })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: shortLived }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: shortLived }));
   });
 
   it('a revoked key, at once, even though it was just used', async () => {
-    const doomed = await server.createKey(org, ['crm:read', 'crm:write']);
-    const other = await server.createKey(org, ['crm:read']);
-    expect((await server.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
+    const doomed = await org.key(['crm:read', 'crm:write']);
+    const other = await org.key(['crm:read']);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
 
     const revoked = await server.revokeKey(await keyId(server, doomed));
     expect(revoked?.revokedAt).toEqual(expect.any(String));
 
     const res = await poll(
-      () => server.request('GET', '/v1/crm/contacts', { key: doomed }),
+      () => server.rest('GET', '/v1/crm/contacts', { key: doomed }),
       (r) => r.status === 401,
     );
     expectUnauthorized(res);
     expectUnauthorized(
-      await server.request('POST', '/v1/crm/contacts', { key: doomed, body: { email: 'revoked@example.com' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: doomed, body: { email: 'revoked@example.com' } }),
     );
     // Other keys of the organization are not affected.
-    expect((await server.request('GET', '/v1/crm/contacts', { key: other })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: other })).status).toBe(200);
   });
 
   it('the Bearer scheme name is case-insensitive', async () => {
@@ -139,19 +136,19 @@ describe('401 UNAUTHORIZED', () => {
   });
 
   it('a key that expires in the future works', async () => {
-    const later = await server.createKey(org, ['crm:read'], { expiresAt: new Date(Date.now() + 3_600_000) });
-    expect((await server.request('GET', '/v1/crm/contacts', { key: later })).status).toBe(200);
+    const later = await org.key(['crm:read'], { expiresAt: new Date(Date.now() + 3_600_000) });
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: later })).status).toBe(200);
   });
 });
 
 describe('key lookups', () => {
   it('records lastUsedAt after a use', async () => {
-    const fresh = await server.createKey(org, ['crm:read']);
+    const fresh = await org.key(['crm:read']);
     const id = await keyId(server, fresh);
     expect((await server.prisma.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).toBeNull();
 
     const before = Date.now();
-    expect((await server.request('GET', '/v1/crm/contacts', { key: fresh })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: fresh })).status).toBe(200);
     const row = await poll(
       () => server.prisma.apiKey.findUniqueOrThrow({ where: { id } }),
       (r) => r.lastUsedAt !== null,
@@ -163,12 +160,9 @@ describe('key lookups', () => {
   });
 
   it('records lastUsedAt for a GraphQL use too', async () => {
-    const fresh = await server.createKey(org, ['crm:read']);
+    const fresh = await org.key(['crm:read']);
     const id = await keyId(server, fresh);
-    const res = await server.request('POST', '/graphql', {
-      key: fresh,
-      body: { query: '{ contacts { data { id } } }' },
-    });
+    const res = await server.gql('{ contacts { data { id } } }', undefined, { key: fresh });
     expect(res.body.errors, res.text).toBeUndefined();
     const row = await poll(
       () => server.prisma.apiKey.findUniqueOrThrow({ where: { id } }),
@@ -178,63 +172,50 @@ describe('key lookups', () => {
   });
 
   it('does not record use of a rejected key', async () => {
-    const expired = await server.createKey(org, ['crm:read'], { expiresAt: new Date(Date.now() - 1000) });
+    const expired = await org.key(['crm:read'], { expiresAt: new Date(Date.now() - 1000) });
     const id = await keyId(server, expired);
-    expectUnauthorized(await server.request('GET', '/v1/crm/contacts', { key: expired }));
+    expectUnauthorized(await server.rest('GET', '/v1/crm/contacts', { key: expired }));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await server.prisma.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt).toBeNull();
   });
 });
 
 describe('revocation across server processes', () => {
-  let database: TestDatabase;
-  let first: TestServer;
-  let second: TestServer;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    first = await startTestServer({}, database);
-    second = await startTestServer({}, database);
-  });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await database?.drop();
-  });
+  const [first, second] = useServerPair();
 
   it('both servers share the database: a key made through one works on the other', async () => {
-    const sharedOrg = await first.createOrganization();
-    const shared = await first.createKey(sharedOrg, ['crm:read', 'crm:write']);
-    const created = await first.request('POST', '/v1/crm/contacts', { key: shared, body: { email: 'x@example.com' } });
+    const sharedOrg = await first.org();
+    const shared = await sharedOrg.key(['crm:read', 'crm:write']);
+    const created = await first.rest('POST', '/v1/crm/contacts', { key: shared, body: { email: 'x@example.com' } });
     expect(created.status).toBe(201);
-    const read = await second.request('GET', `/v1/crm/contacts/${created.body.id}`, { key: shared });
+    const read = await second.rest('GET', `/v1/crm/contacts/${created.body.id}`, { key: shared });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
   });
 
   it('caches a key after its first use: a change made behind its back (no NOTIFY) is seen only by a process without it', async () => {
-    const sharedOrg = await first.createOrganization();
-    const cached = await first.createKey(sharedOrg, ['crm:read']);
-    expect((await first.request('GET', '/v1/crm/contacts', { key: cached })).status).toBe(200);
+    const sharedOrg = await first.org();
+    const cached = await sharedOrg.key(['crm:read']);
+    expect((await first.rest('GET', '/v1/crm/contacts', { key: cached })).status).toBe(200);
     // Revoke in the database without the NOTIFY that revocation sends: only a
     // cache explains a server that still accepts the key.
     await first.prisma.apiKey.update({ where: { id: await keyId(first, cached) }, data: { revokedAt: new Date() } });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await first.request('GET', '/v1/crm/contacts', { key: cached })).status).toBe(200);
+    expect((await first.rest('GET', '/v1/crm/contacts', { key: cached })).status).toBe(200);
     // The second process never saw the key, so it reads the database and refuses it.
-    expectUnauthorized(await second.request('GET', '/v1/crm/contacts', { key: cached }));
+    expectUnauthorized(await second.rest('GET', '/v1/crm/contacts', { key: cached }));
   });
 
   it('a key revoked through one server is refused by both, well before the cache would expire', async () => {
-    const sharedOrg = await first.createOrganization();
-    const doomed = await first.createKey(sharedOrg, ['crm:read', 'crm:write']);
-    const survivor = await first.createKey(sharedOrg, ['crm:read']);
+    const sharedOrg = await first.org();
+    const doomed = await sharedOrg.key(['crm:read', 'crm:write']);
+    const survivor = await sharedOrg.key(['crm:read']);
 
     // Both servers use (and so cache) the key.
     for (const s of [first, second]) {
-      expect((await s.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
-      expect((await s.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
-      const gql = await s.request('POST', '/graphql', { key: doomed, body: { query: '{ contacts { data { id } } }' } });
+      expect((await s.rest('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
+      expect((await s.rest('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
+      const gql = await s.gql('{ contacts { data { id } } }', undefined, { key: doomed });
       expect(gql.body.errors, gql.text).toBeUndefined();
     }
 
@@ -243,7 +224,7 @@ describe('revocation across server processes', () => {
 
     for (const s of [first, second]) {
       const res = await poll(
-        () => s.request('GET', '/v1/crm/contacts', { key: doomed }),
+        () => s.rest('GET', '/v1/crm/contacts', { key: doomed }),
         (r) => r.status === 401,
       );
       expectUnauthorized(res);
@@ -253,22 +234,22 @@ describe('revocation across server processes', () => {
 
     for (const s of [first, second]) {
       expectUnauthorized(
-        await s.request('POST', '/v1/crm/contacts', { key: doomed, body: { email: 'after@example.com' } }),
+        await s.rest('POST', '/v1/crm/contacts', { key: doomed, body: { email: 'after@example.com' } }),
       );
-      const gql = await s.request('POST', '/graphql', { key: doomed, body: { query: '{ contacts { data { id } } }' } });
+      const gql = await s.gql('{ contacts { data { id } } }', undefined, { key: doomed });
       expect(gql.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
-      expect((await s.request('GET', '/v1/crm/contacts', { key: survivor })).status).toBe(200);
+      expect((await s.rest('GET', '/v1/crm/contacts', { key: survivor })).status).toBe(200);
     }
   });
 
   it('a key revoked through the second server is refused by the first', async () => {
-    const sharedOrg = await second.createOrganization();
-    const doomed = await second.createKey(sharedOrg, ['crm:read']);
-    expect((await first.request('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
+    const sharedOrg = await second.org();
+    const doomed = await sharedOrg.key(['crm:read']);
+    expect((await first.rest('GET', '/v1/crm/contacts', { key: doomed })).status).toBe(200);
     await second.revokeKey(await keyId(second, doomed));
     const started = Date.now();
     const res = await poll(
-      () => first.request('GET', '/v1/crm/contacts', { key: doomed }),
+      () => first.rest('GET', '/v1/crm/contacts', { key: doomed }),
       (r) => r.status === 401,
     );
     expectUnauthorized(res);
@@ -284,75 +265,72 @@ describe('scopes', () => {
   let existing: { id: string; email: string };
 
   beforeAll(async () => {
-    readKey = await server.createKey(org, ['crm:read']);
-    writeKey = await server.createKey(org, ['crm:write']);
-    hrKey = await server.createKey(org, ['hr:read']);
-    adminKey = await server.createKey(org, ['admin']);
+    readKey = await org.key(['crm:read']);
+    writeKey = await org.key(['crm:write']);
+    hrKey = await org.key(['hr:read']);
+    adminKey = await org.key(['admin']);
     existing = (
-      await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'scoped@example.com', company: 'Keep' } })
+      await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'scoped@example.com', company: 'Keep' } })
     ).body;
   });
 
   async function expectExistingUnchanged() {
-    const res = await server.request('GET', `/v1/crm/contacts/${existing.id}`, { key });
+    const res = await server.rest('GET', `/v1/crm/contacts/${existing.id}`, { key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(existing);
   }
 
   it('crm:read can GET the list and a contact', async () => {
-    const list = await server.request('GET', '/v1/crm/contacts', { key: readKey });
+    const list = await server.rest('GET', '/v1/crm/contacts', { key: readKey });
     expect(list.status).toBe(200);
     expect(list.body.data.map((c: { id: string }) => c.id)).toContain(existing.id);
-    const one = await server.request('GET', `/v1/crm/contacts/${existing.id}`, { key: readKey });
+    const one = await server.rest('GET', `/v1/crm/contacts/${existing.id}`, { key: readKey });
     expect(one.status).toBe(200);
     expect(one.body).toEqual(existing);
   });
 
   it('crm:read gets 403 FORBIDDEN naming crm:write on POST, PUT and DELETE, and nothing changes', async () => {
     expectForbidden(
-      await server.request('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'ro@example.com' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'ro@example.com' } }),
       'crm:write',
     );
     expectForbidden(
-      await server.request('PUT', `/v1/crm/contacts/${existing.id}`, { key: readKey, body: { company: 'Changed' } }),
+      await server.rest('PUT', `/v1/crm/contacts/${existing.id}`, { key: readKey, body: { company: 'Changed' } }),
       'crm:write',
     );
-    expectForbidden(await server.request('DELETE', `/v1/crm/contacts/${existing.id}`, { key: readKey }), 'crm:write');
+    expectForbidden(await server.rest('DELETE', `/v1/crm/contacts/${existing.id}`, { key: readKey }), 'crm:write');
     await expectExistingUnchanged();
-    const check = await server.request('GET', '/v1/crm/contacts?email=ro@example.com', { key });
+    const check = await server.rest('GET', '/v1/crm/contacts?email=ro@example.com', { key });
     expect(check.body.pagination.total).toBe(0);
   });
 
   it('the scope is checked before the body: crm:read POSTing an invalid body gets 403, not 400', async () => {
     expectForbidden(
-      await server.request('POST', '/v1/crm/contacts', { key: readKey, body: { firstName: 'No email' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: readKey, body: { firstName: 'No email' } }),
       'crm:write',
     );
     expectForbidden(
-      await server.request('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'not-an-email', bogus: 1 } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'not-an-email', bogus: 1 } }),
       'crm:write',
     );
+    expectForbidden(await server.rest('POST', '/v1/crm/contacts', { key: readKey, body: '{"email": ' }), 'crm:write');
     expectForbidden(
-      await server.request('POST', '/v1/crm/contacts', { key: readKey, body: '{"email": ' }),
-      'crm:write',
-    );
-    expectForbidden(
-      await server.request('PUT', `/v1/crm/contacts/${existing.id}`, { key: readKey, body: { email: null } }),
+      await server.rest('PUT', `/v1/crm/contacts/${existing.id}`, { key: readKey, body: { email: null } }),
       'crm:write',
     );
     // ... and before the existence check.
     expectForbidden(
-      await server.request('PUT', '/v1/crm/contacts/con_missing', { key: readKey, body: { company: 'X' } }),
+      await server.rest('PUT', '/v1/crm/contacts/con_missing', { key: readKey, body: { company: 'X' } }),
       'crm:write',
     );
-    expectForbidden(await server.request('DELETE', '/v1/crm/contacts/con_missing', { key: readKey }), 'crm:write');
+    expectForbidden(await server.rest('DELETE', '/v1/crm/contacts/con_missing', { key: readKey }), 'crm:write');
   });
 
   it('crm:write alone cannot GET: 403 naming crm:read', async () => {
-    expectForbidden(await server.request('GET', '/v1/crm/contacts', { key: writeKey }), 'crm:read');
-    expectForbidden(await server.request('GET', `/v1/crm/contacts/${existing.id}`, { key: writeKey }), 'crm:read');
+    expectForbidden(await server.rest('GET', '/v1/crm/contacts', { key: writeKey }), 'crm:read');
+    expectForbidden(await server.rest('GET', `/v1/crm/contacts/${existing.id}`, { key: writeKey }), 'crm:read');
     // ... but can write.
-    const created = await server.request('POST', '/v1/crm/contacts', {
+    const created = await server.rest('POST', '/v1/crm/contacts', {
       key: writeKey,
       body: { email: 'writer@example.com' },
     });
@@ -360,45 +338,45 @@ describe('scopes', () => {
   });
 
   it('hr:read gets 403 on contacts, naming the CRM scope needed', async () => {
-    expectForbidden(await server.request('GET', '/v1/crm/contacts', { key: hrKey }), 'crm:read');
-    expectForbidden(await server.request('GET', `/v1/crm/contacts/${existing.id}`, { key: hrKey }), 'crm:read');
+    expectForbidden(await server.rest('GET', '/v1/crm/contacts', { key: hrKey }), 'crm:read');
+    expectForbidden(await server.rest('GET', `/v1/crm/contacts/${existing.id}`, { key: hrKey }), 'crm:read');
     expectForbidden(
-      await server.request('POST', '/v1/crm/contacts', { key: hrKey, body: { email: 'hr@example.com' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key: hrKey, body: { email: 'hr@example.com' } }),
       'crm:write',
     );
     expectForbidden(
-      await server.request('PUT', `/v1/crm/contacts/${existing.id}`, { key: hrKey, body: { company: 'HR' } }),
+      await server.rest('PUT', `/v1/crm/contacts/${existing.id}`, { key: hrKey, body: { company: 'HR' } }),
       'crm:write',
     );
-    expectForbidden(await server.request('DELETE', `/v1/crm/contacts/${existing.id}`, { key: hrKey }), 'crm:write');
+    expectForbidden(await server.rest('DELETE', `/v1/crm/contacts/${existing.id}`, { key: hrKey }), 'crm:write');
     await expectExistingUnchanged();
   });
 
   it('hr:read can list events but sees no contact events', async () => {
-    const res = await server.request('GET', '/v1/events?limit=100', { key: hrKey });
+    const res = await server.rest('GET', '/v1/events?limit=100', { key: hrKey });
     expect(res.status).toBe(200);
     expect(res.body.data.filter((e: { type: string }) => e.type.startsWith('contact.'))).toEqual([]);
-    const crm = await server.request('GET', '/v1/events?limit=100', { key: readKey });
+    const crm = await server.rest('GET', '/v1/events?limit=100', { key: readKey });
     expect(crm.body.data.filter((e: { type: string }) => e.type.startsWith('contact.')).length).toBeGreaterThan(0);
   });
 
   it('admin can do everything', async () => {
-    const created = await server.request('POST', '/v1/crm/contacts', {
+    const created = await server.rest('POST', '/v1/crm/contacts', {
       key: adminKey,
       body: { email: 'admin-made@example.com' },
     });
     expect(created.status).toBe(201);
-    expect((await server.request('GET', '/v1/crm/contacts', { key: adminKey })).status).toBe(200);
-    const one = await server.request('GET', `/v1/crm/contacts/${created.body.id}`, { key: adminKey });
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: adminKey })).status).toBe(200);
+    const one = await server.rest('GET', `/v1/crm/contacts/${created.body.id}`, { key: adminKey });
     expect(one.body).toEqual(created.body);
-    const updated = await server.request('PUT', `/v1/crm/contacts/${created.body.id}`, {
+    const updated = await server.rest('PUT', `/v1/crm/contacts/${created.body.id}`, {
       key: adminKey,
       body: { company: 'Admin Co' },
     });
     expect(updated.status).toBe(200);
     expect(updated.body.company).toBe('Admin Co');
-    expect((await server.request('DELETE', `/v1/crm/contacts/${created.body.id}`, { key: adminKey })).status).toBe(204);
-    const events = await server.request('GET', '/v1/events?limit=100', { key: adminKey });
+    expect((await server.rest('DELETE', `/v1/crm/contacts/${created.body.id}`, { key: adminKey })).status).toBe(204);
+    const events = await server.rest('GET', '/v1/events?limit=100', { key: adminKey });
     expect(events.status).toBe(200);
     expect(events.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id)).toContain(
       created.body.id,
@@ -406,7 +384,7 @@ describe('scopes', () => {
   });
 
   it('a 403 is not a 401: no WWW-Authenticate challenge', async () => {
-    const res = await server.request('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'x@example.com' } });
+    const res = await server.rest('POST', '/v1/crm/contacts', { key: readKey, body: { email: 'x@example.com' } });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBeNull();
   });

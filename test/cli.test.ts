@@ -7,8 +7,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useServer } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -101,20 +100,11 @@ describe.concurrent('usage', () => {
 });
 
 describe('with DATABASE_URL and a running server', () => {
-  let database: TestDatabase;
-  let server: TestServer;
+  // The CLI works on the server's own database.
+  const server = useServer();
   let organizationId: string;
   const adminEmail = `owner-${randomBytes(4).toString('hex')}@example.test`;
-  const cli = (...args: string[]) => run(args, baseEnv({ DATABASE_URL: database.url }));
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    server = await startTestServer({}, database);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await database?.drop();
-  });
+  const cli = (...args: string[]) => run(args, baseEnv({ DATABASE_URL: server.databaseUrl }));
 
   it('org create --json prints one JSON document: the organization and its admin', async () => {
     const result = await cli(
@@ -197,7 +187,7 @@ describe('with DATABASE_URL and a running server', () => {
   });
 
   it('the created key works against the running server', async () => {
-    const res = await server.request('GET', '/v1/crm/contacts', { key });
+    const res = await server.rest('GET', '/v1/crm/contacts', { key });
     expect(res.status).toBe(200);
   });
 
@@ -221,7 +211,7 @@ describe('with DATABASE_URL and a running server', () => {
 
   it('api-key revoke takes effect at once in the running server', async () => {
     // The server has the key cached from the request above: only the NOTIFY can drop it.
-    expect((await server.request('GET', '/v1/crm/contacts', { key })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key })).status).toBe(200);
     const result = await cli('api-key', 'revoke', '--id', keyId, '--json');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -229,7 +219,7 @@ describe('with DATABASE_URL and a running server', () => {
     expect(body).toMatchObject({ id: keyId, name: 'integration', revokedAt: expect.stringMatching(ISO) });
     expect(body).not.toHaveProperty('key');
 
-    const res = await server.request('GET', '/v1/crm/contacts', { key });
+    const res = await server.rest('GET', '/v1/crm/contacts', { key });
     expect(res.status).toBe(401);
 
     const list = JSON.parse((await cli('api-key', 'list', '--org', organizationId, '--json')).stdout);
@@ -254,7 +244,7 @@ describe('with DATABASE_URL and a running server', () => {
         )
       ).stdout,
     );
-    expect((await server.request('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(200);
 
     const result = await cli('api-key', 'rotate', '--id', created.id, '--json');
     expect(result.stderr).toBe('');
@@ -271,8 +261,8 @@ describe('with DATABASE_URL and a running server', () => {
     });
     expect(rotated.id).not.toBe(created.id);
     expect(rotated.key).not.toBe(created.key);
-    expect((await server.request('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(401);
-    expect((await server.request('GET', '/v1/crm/contacts', { key: rotated.key })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(401);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: rotated.key })).status).toBe(200);
 
     const again = await cli('api-key', 'rotate', '--id', created.id, '--json');
     expect(again.code).toBe(1);
@@ -297,7 +287,7 @@ describe('with DATABASE_URL and a running server', () => {
     expect(textKey).toBeDefined();
     expect(result.stdout).toMatch(/\bbps_[0-9A-Za-z]+/);
     expect(result.stdout).toContain('crm:read');
-    expect((await server.request('GET', '/v1/crm/contacts', { key: textKey })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: textKey })).status).toBe(200);
 
     const list = await cli('api-key', 'list', '--org', organizationId);
     expect(list.code).toBe(0);

@@ -2,18 +2,13 @@ import 'reflect-metadata';
 // The events a client reads at /v1/events (and webhooks deliver): written with
 // the change they describe, in the specification's envelope, scoped to the
 // organization and to what the credential may read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
 import { newId } from '../src/ids.js';
 import { emitEvent } from '../src/jobs/events.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useServer } from './support/fixtures.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: '100000' });
-});
-afterAll(() => server.close());
+const server = useServer({ RATE_LIMIT_MAX: '100000' });
 
 interface EventBody {
   id: string;
@@ -24,19 +19,19 @@ interface EventBody {
 
 /** A fresh organization, so counts in one test never see another test's events. */
 async function tenant(scopes: Scope[] = ['crm:read', 'crm:write']) {
-  const org = await server.createOrganization();
-  const key = await server.createKey(org, scopes);
+  const org = await server.org();
+  const key = await org.key(scopes);
   return { org, key };
 }
 
 async function createContact(key: string, body: Record<string, unknown>) {
-  const res = await server.request('POST', '/v1/crm/contacts', { key, body });
+  const res = await server.rest('POST', '/v1/crm/contacts', { key, body });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 async function listEvents(key: string, query = '') {
-  return server.request('GET', `/v1/events${query}`, { key });
+  return server.rest('GET', `/v1/events${query}`, { key });
 }
 
 /** Every event the key can see, walking all pages. */
@@ -102,7 +97,7 @@ describe('contact.updated', () => {
       phone: '+1 555 0100',
       tags: ['a'],
     });
-    const put = await server.request('PUT', `/v1/crm/contacts/${created.id}`, {
+    const put = await server.rest('PUT', `/v1/crm/contacts/${created.id}`, {
       key,
       body: { firstName: 'Grace', company: 'New Co', tags: ['b'], phone: null },
     });
@@ -132,7 +127,7 @@ describe('contact.updated', () => {
     const path = `/v1/crm/contacts/${created.id}`;
 
     for (const body of [{ company: 'Same Co' }, {}, { email: 'SAME@example.com', tags: ['x'] }]) {
-      const res = await server.request('PUT', path, { key, body });
+      const res = await server.rest('PUT', path, { key, body });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(created);
     }
@@ -147,7 +142,7 @@ describe('GET /v1/events/:id', () => {
     const { key } = await tenant();
     await createContact(key, { email: 'one@example.com' });
     const [listed] = (await listEvents(key)).body.data;
-    const res = await server.request('GET', `/v1/events/${listed.id}`, { key });
+    const res = await server.rest('GET', `/v1/events/${listed.id}`, { key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(listed);
   });
@@ -157,20 +152,20 @@ describe('GET /v1/events/:id', () => {
     await createContact(key, { email: 'mine@example.com' });
     const [event] = (await listEvents(key)).body.data;
 
-    const unknown = await server.request('GET', '/v1/events/evt_nope', { key });
+    const unknown = await server.rest('GET', '/v1/events/evt_nope', { key });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
 
     for (const scopes of [['crm:read'], ['admin']] as Scope[][]) {
       const other = await tenant(scopes);
-      const res = await server.request('GET', `/v1/events/${event.id}`, { key: other.key });
+      const res = await server.rest('GET', `/v1/events/${event.id}`, { key: other.key });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
   });
 
   it('requires a credential', async () => {
-    const res = await server.request('GET', '/v1/events');
+    const res = await server.rest('GET', '/v1/events');
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
   });
@@ -181,8 +176,8 @@ describe('filters and pagination', () => {
     const { key } = await tenant();
     const a = await createContact(key, { email: 'a@example.com' });
     await createContact(key, { email: 'b@example.com' });
-    await server.request('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'First' } });
-    await server.request('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'Second' } });
+    await server.rest('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'First' } });
+    await server.rest('PUT', `/v1/crm/contacts/${a.id}`, { key, body: { company: 'Second' } });
 
     const updated = await listEvents(key, '?type=contact.updated');
     expect(updated.status).toBe(200);
@@ -301,26 +296,26 @@ describe('who sees which events', () => {
     const [event] = (await listEvents(key)).body.data;
     expect(event.type).toBe('contact.created');
 
-    const hrKey = await server.createKey(org, ['hr:read']);
+    const hrKey = await org.key(['hr:read']);
     const hrList = await listEvents(hrKey);
     expect(hrList.status).toBe(200);
     expect(hrList.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
     const hrTyped = await listEvents(hrKey, '?type=contact.created');
     expect(hrTyped.status).toBe(200);
     expect(hrTyped.body.pagination.total).toBe(0);
-    const hrGet = await server.request('GET', `/v1/events/${event.id}`, { key: hrKey });
+    const hrGet = await server.rest('GET', `/v1/events/${event.id}`, { key: hrKey });
     expect(hrGet.status).toBe(404);
     expect(hrGet.body.error.code).toBe('NOT_FOUND');
 
-    const adminKey = await server.createKey(org, ['admin']);
+    const adminKey = await org.key(['admin']);
     const adminList = await listEvents(adminKey, '?type=contact.created');
     expect(adminList.body.data).toEqual([event]);
     expect((await allEvents(adminKey)).map((e) => e.id)).toContain(event.id);
-    const adminGet = await server.request('GET', `/v1/events/${event.id}`, { key: adminKey });
+    const adminGet = await server.rest('GET', `/v1/events/${event.id}`, { key: adminKey });
     expect(adminGet.status).toBe(200);
     expect(adminGet.body).toEqual(event);
 
-    const readOnly = await server.createKey(org, ['crm:read']);
+    const readOnly = await org.key(['crm:read']);
     expect((await listEvents(readOnly)).body.data).toEqual([event]);
 
     // The other organization's admin sees its own events (api_key.created), never this one's.
@@ -337,30 +332,30 @@ describe('no event without its change', () => {
   it('a create rejected as a duplicate leaves no extra event', async () => {
     const { org, key } = await tenant();
     await createContact(key, { email: 'dup@example.com' });
-    const dup = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'DUP@example.com' } });
+    const dup = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'DUP@example.com' } });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toMatchObject({ code: 'CONFLICT', field: 'email' });
-    const invalid = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'not-an-email' } });
+    const invalid = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'not-an-email' } });
     expect(invalid.status).toBe(400);
 
     expect((await listEvents(key)).body.pagination.total).toBe(1);
-    expect(await server.prisma.event.count({ where: { organizationId: org, type: { startsWith: 'contact.' } } })).toBe(
-      1,
-    );
+    expect(
+      await server.prisma.event.count({ where: { organizationId: org.id, type: { startsWith: 'contact.' } } }),
+    ).toBe(1);
   });
 
   it('an update rejected as a conflict leaves no contact.updated event', async () => {
     const { org, key } = await tenant();
     await createContact(key, { email: 'taken@example.com' });
     const other = await createContact(key, { email: 'free@example.com', company: 'Keep' });
-    const res = await server.request('PUT', `/v1/crm/contacts/${other.id}`, {
+    const res = await server.rest('PUT', `/v1/crm/contacts/${other.id}`, {
       key,
       body: { email: 'taken@example.com', company: 'Changed' },
     });
     expect(res.status).toBe(409);
     expect((await listEvents(key, '?type=contact.updated')).body.pagination.total).toBe(0);
-    expect(await server.prisma.event.count({ where: { organizationId: org, type: 'contact.updated' } })).toBe(0);
-    expect((await server.request('GET', `/v1/crm/contacts/${other.id}`, { key })).body).toEqual(other);
+    expect(await server.prisma.event.count({ where: { organizationId: org.id, type: 'contact.updated' } })).toBe(0);
+    expect((await server.rest('GET', `/v1/crm/contacts/${other.id}`, { key })).body).toEqual(other);
   });
 
   it('an event emitted in a transaction that rolls back is not stored', async () => {
@@ -369,7 +364,7 @@ describe('no event without its change', () => {
     await expect(
       server.prisma.$transaction(async (tx) => {
         const row = await emitEvent(tx, {
-          organizationId: org,
+          organizationId: org.id,
           type: 'contact.created',
           object: { id: 'con_ghost', email: 'ghost@example.com' },
         });
@@ -381,7 +376,7 @@ describe('no event without its change', () => {
     expect(eventId).toMatch(/^evt_/);
     expect(await server.prisma.event.findUnique({ where: { id: eventId! } })).toBeNull();
     expect((await listEvents(key)).body.pagination.total).toBe(0);
-    expect((await server.request('GET', `/v1/events/${eventId}`, { key })).status).toBe(404);
+    expect((await server.rest('GET', `/v1/events/${eventId}`, { key })).status).toBe(404);
   });
 
   it('a contact and its event roll back together, and commit together', async () => {
@@ -391,9 +386,9 @@ describe('no event without its change', () => {
     const committed = newId('contact');
     const write = (id: string, email: string, fail: boolean) =>
       server.prisma.$transaction(async (tx) => {
-        const row = await tx.contact.create({ data: { id, organizationId: org, email } });
+        const row = await tx.contact.create({ data: { id, organizationId: org.id, email } });
         const event = await emitEvent(tx, {
-          organizationId: org,
+          organizationId: org.id,
           type: 'contact.created',
           object: { id: row.id, email: row.email },
         });
@@ -403,15 +398,15 @@ describe('no event without its change', () => {
 
     await expect(write(rolledBack, 'rolled@example.com', true)).rejects.toThrow('rollback');
     expect(await server.prisma.contact.findUnique({ where: { id: rolledBack } })).toBeNull();
-    expect(await server.prisma.event.count({ where: { organizationId: org, type: { startsWith: 'contact.' } } })).toBe(
-      0,
-    );
-    expect((await server.request('GET', `/v1/crm/contacts/${rolledBack}`, { key })).status).toBe(404);
+    expect(
+      await server.prisma.event.count({ where: { organizationId: org.id, type: { startsWith: 'contact.' } } }),
+    ).toBe(0);
+    expect((await server.rest('GET', `/v1/crm/contacts/${rolledBack}`, { key })).status).toBe(404);
     expect((await listEvents(key)).body.pagination.total).toBe(0);
 
     // The same write, committed, leaves both: the check above is not vacuous.
     const eventId = await write(committed, 'committed@example.com', false);
-    expect((await server.request('GET', `/v1/crm/contacts/${committed}`, { key })).status).toBe(200);
+    expect((await server.rest('GET', `/v1/crm/contacts/${committed}`, { key })).status).toBe(200);
     const listed = (await listEvents(key)).body;
     expect(listed.pagination.total).toBe(1);
     expect(listed.data[0]).toMatchObject({
@@ -427,15 +422,15 @@ describe('no event without its change', () => {
       i % 2 ? `race${i % 8}@example.com` : `RACE${i % 8}@Example.com`,
     );
     const responses = await Promise.all(
-      emails.map((email) => server.request('POST', '/v1/crm/contacts', { key, body: { email } })),
+      emails.map((email) => server.rest('POST', '/v1/crm/contacts', { key, body: { email } })),
     );
     const statuses = responses.map((res) => res.status);
     expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
     const createdIds = responses.filter((res) => res.status === 201).map((res) => res.body.id as string);
     expect(createdIds).toHaveLength(8);
 
-    const contacts = await server.prisma.contact.count({ where: { organizationId: org } });
-    const events = await server.prisma.event.count({ where: { organizationId: org, type: 'contact.created' } });
+    const contacts = await server.prisma.contact.count({ where: { organizationId: org.id } });
+    const events = await server.prisma.event.count({ where: { organizationId: org.id, type: 'contact.created' } });
     expect(contacts).toBe(8);
     expect(events).toBe(contacts);
 
@@ -449,9 +444,9 @@ describe('no event without its change', () => {
 
 describe('api_key.created', () => {
   it('is written when a key is generated, visible to admin only, and never carries the key, secret or hashes', async () => {
-    const org = await server.createOrganization();
-    const admin = await server.createKey(org, ['admin']);
-    const reader = await server.createKey(org, ['crm:read']);
+    const org = await server.org();
+    const admin = await org.key(['admin']);
+    const reader = await org.key(['crm:read']);
     const res = await listEvents(admin, '?type=api_key.created');
     expect(res.status).toBe(200);
     expect(res.body.pagination.total).toBe(2);

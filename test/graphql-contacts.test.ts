@@ -1,34 +1,25 @@
 // Contacts through POST /graphql, as an integrator's GraphQL client sees them,
 // and the same records seen through REST.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer, type GraphQLError, type TestResponse } from './support/fixtures.js';
 
-let server: TestServer;
+const server = useServer();
+const { gql } = server;
 let key: string;
 let readKey: string;
 let writeOnlyKey: string;
 let adminKey: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const org = await server.createOrganization();
-  key = await server.createKey(org, ['crm:read', 'crm:write']);
-  readKey = await server.createKey(org, ['crm:read']);
-  writeOnlyKey = await server.createKey(org, ['crm:write']);
-  adminKey = await server.createKey(org, ['admin']);
+  const org = await server.org();
+  key = await org.key(['crm:read', 'crm:write']);
+  readKey = await org.key(['crm:read']);
+  writeOnlyKey = await org.key(['crm:write']);
+  adminKey = await org.key(['admin']);
 });
-afterAll(() => server.close());
 
 const CONTACT_FIELDS = 'id firstName lastName email company phone tags createdAt updatedAt';
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-function gql(
-  query: string,
-  variables: Record<string, unknown> = {},
-  options: { key?: string; headers?: Record<string, string> } = {},
-): Promise<TestResponse> {
-  return server.request('POST', '/graphql', { key: options.key, headers: options.headers, body: { query, variables } });
-}
 
 const CREATE = `mutation ($input: CreateContactInput!) { createContact(input: $input) { ${CONTACT_FIELDS} } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdateContactInput!) { updateContact(id: $id, input: $input) { ${CONTACT_FIELDS} } }`;
@@ -38,22 +29,17 @@ const LIST = `query ($page: Int, $limit: Int, $sort: String, $email: String, $co
   contacts(page: $page, limit: $limit, sort: $sort, email: $email, company: $company, tag: $tag, q: $q) {
     data { ${CONTACT_FIELDS} } pagination { page limit total pages } } }`;
 
-interface GraphQLErrorShape {
-  message: string;
-  extensions?: { code?: string; field?: string; [key: string]: unknown };
-}
-
 /** The single error of a failed operation, checked for leaks of internals. */
-function onlyError(res: TestResponse): GraphQLErrorShape {
+function onlyError(res: TestResponse): GraphQLError {
   expect(res.body, res.text).toBeDefined();
   expect(res.body.errors, res.text).toHaveLength(1);
-  const error = res.body.errors[0] as GraphQLErrorShape;
+  const error = res.body.errors[0] as GraphQLError;
   expect(error.message).toEqual(expect.any(String));
   expectNoInternals(error);
   return error;
 }
 
-function expectNoInternals(error: GraphQLErrorShape): void {
+function expectNoInternals(error: GraphQLError): void {
   const text = JSON.stringify(error);
   expect(error.extensions?.stacktrace).toBeUndefined();
   expect(error.extensions?.exception).toBeUndefined();
@@ -174,8 +160,7 @@ describe('contacts and contact', () => {
 
   beforeAll(async () => {
     // A fresh organization so counts are exact.
-    const org = await server.createOrganization();
-    listKey = await server.createKey(org, ['crm:read', 'crm:write']);
+    listKey = await (await server.org()).key(['crm:read', 'crm:write']);
     for (let i = 1; i <= 5; i++) {
       created.push(
         await createContact(
@@ -323,7 +308,7 @@ describe('deleteContact', () => {
 
     expect(onlyError(await gql(GET, { id: created.id }, { key })).extensions?.code).toBe('NOT_FOUND');
     expect(onlyError(await gql(DELETE, { id: created.id }, { key })).extensions?.code).toBe('NOT_FOUND');
-    expect((await server.request('GET', `/v1/crm/contacts/${created.id}`, { key })).status).toBe(404);
+    expect((await server.rest('GET', `/v1/crm/contacts/${created.id}`, { key })).status).toBe(404);
   });
 });
 
@@ -422,13 +407,13 @@ describe('GraphQL and REST show the same contact', () => {
       phone: '+1 757 555 0199',
       tags: ['orbit'],
     });
-    const rest = await server.request('GET', `/v1/crm/contacts/${created.id}`, { key });
+    const rest = await server.rest('GET', `/v1/crm/contacts/${created.id}`, { key });
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual(created);
   });
 
   it('a contact created through REST reads identically through GraphQL, and REST updates show in GraphQL', async () => {
-    const rest = await server.request('POST', '/v1/crm/contacts', {
+    const rest = await server.rest('POST', '/v1/crm/contacts', {
       key,
       body: { firstName: 'Dorothy', lastName: 'Vaughan', email: uniqueEmail('dorothy'), tags: ['fortran'] },
     });
@@ -436,18 +421,18 @@ describe('GraphQL and REST show the same contact', () => {
     const viaGraphQL = await gql(GET, { id: rest.body.id }, { key });
     expect(viaGraphQL.body.data.contact).toEqual(rest.body);
 
-    const put = await server.request('PUT', `/v1/crm/contacts/${rest.body.id}`, { key, body: { company: 'NACA' } });
+    const put = await server.rest('PUT', `/v1/crm/contacts/${rest.body.id}`, { key, body: { company: 'NACA' } });
     expect((await gql(GET, { id: rest.body.id }, { key })).body.data.contact).toEqual(put.body);
 
     const updated = await gql(UPDATE, { id: rest.body.id, input: { lastName: null } }, { key });
-    expect((await server.request('GET', `/v1/crm/contacts/${rest.body.id}`, { key })).body).toEqual(
+    expect((await server.rest('GET', `/v1/crm/contacts/${rest.body.id}`, { key })).body).toEqual(
       updated.body.data.updateContact,
     );
   });
 
   it('GraphQL and REST lists agree', async () => {
     const viaGraphQL = await gql(LIST, { limit: 100 }, { key });
-    const viaRest = await server.request('GET', '/v1/crm/contacts?limit=100', { key });
+    const viaRest = await server.rest('GET', '/v1/crm/contacts?limit=100', { key });
     expect(viaRest.status).toBe(200);
     expect(viaRest.body).toEqual(viaGraphQL.body.data.contacts);
   });

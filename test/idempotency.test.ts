@@ -1,21 +1,20 @@
 // Idempotency-Key on POST: safe retries of creates (DECISIONS.md).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../src/http/idempotency.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useServer } from './support/fixtures.js';
 
-let server: TestServer;
+const server = useServer();
 let key: string;
 let org: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  org = await server.createOrganization();
-  key = await server.createKey(org, ['crm:read', 'crm:write']);
+  const created = await server.org();
+  org = created.id;
+  key = await created.key(['crm:read', 'crm:write']);
 });
-afterAll(() => server.close());
 
 const post = (body: unknown, idempotencyKey?: string, as = key) =>
-  server.request('POST', '/v1/crm/contacts', {
+  server.rest('POST', '/v1/crm/contacts', {
     key: as,
     body,
     headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
@@ -68,8 +67,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('keeps keys per organization', async () => {
-    const otherOrg = await server.createOrganization();
-    const otherKey = await server.createKey(otherOrg, ['crm:write']);
+    const otherKey = await (await server.org()).key(['crm:write']);
     const mine = await post({ email: 'shared-key@example.com' }, 'same-key-two-orgs');
     const theirs = await post({ email: 'shared-key@example.com' }, 'same-key-two-orgs', otherKey);
     expect(mine.status).toBe(201);
@@ -91,7 +89,7 @@ describe('Idempotency-Key', () => {
       where: { organizationId_key: { organizationId: org, key: 'day-old' } },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
-    await server.request('DELETE', `/v1/crm/contacts/${first.body.id}`, { key });
+    await server.rest('DELETE', `/v1/crm/contacts/${first.body.id}`, { key });
     const again = await post({ email: 'day-old@example.com' }, 'day-old');
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();

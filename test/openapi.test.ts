@@ -5,8 +5,8 @@ import 'reflect-metadata';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './support/fixtures.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
@@ -14,7 +14,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 ) => Ajv2020;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-let server: TestServer;
+const server = useServer();
 let key: string;
 let doc: any;
 
@@ -51,25 +51,23 @@ function deref(value: any): any {
 const jsonSchemaOf = (response: any) => response?.content?.['application/json']?.schema;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  key = await server.createKey(await server.createOrganization(), ['crm:read', 'crm:write']);
-  const res = await server.request('GET', '/v1/openapi.json');
+  key = await (await server.org()).key(['crm:read', 'crm:write']);
+  const res = await server.rest('GET', '/v1/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body;
   ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: BASE, components: doc.components });
 });
-afterAll(() => server.close());
 
 describe('GET /v1/openapi.json', () => {
   it('is served as JSON without credentials', async () => {
-    const res = await server.request('GET', '/v1/openapi.json');
+    const res = await server.rest('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body).toMatchObject({ openapi: expect.stringMatching(/^3\.1\.\d+$/), info: expect.any(Object) });
     // A bad credential does not stand in the way of the public document either.
-    const withBadKey = await server.request('GET', '/v1/openapi.json', { key: 'bpk_wrong' });
+    const withBadKey = await server.rest('GET', '/v1/openapi.json', { key: 'bpk_wrong' });
     expect(withBadKey.status).toBe(200);
   });
 
@@ -202,7 +200,7 @@ describe('GET /v1/openapi.json', () => {
 
 describe('the documented schemas against real answers', () => {
   it('a created, fetched, updated and listed contact matches Contact and ContactPage', async () => {
-    const created = await server.request('POST', '/v1/crm/contacts', {
+    const created = await server.rest('POST', '/v1/crm/contacts', {
       key,
       body: {
         firstName: 'Grace',
@@ -216,22 +214,22 @@ describe('the documented schemas against real answers', () => {
     expect(created.status).toBe(201);
     expectValid('Contact', created.body);
 
-    const fetched = await server.request('GET', `/v1/crm/contacts/${created.body.id}`, { key });
+    const fetched = await server.rest('GET', `/v1/crm/contacts/${created.body.id}`, { key });
     expect(fetched.status).toBe(200);
     expectValid('Contact', fetched.body);
 
-    const sparse = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'sparse@example.com' } });
+    const sparse = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'sparse@example.com' } });
     expect(sparse.status).toBe(201);
     expectValid('Contact', sparse.body);
 
-    const updated = await server.request('PUT', `/v1/crm/contacts/${created.body.id}`, {
+    const updated = await server.rest('PUT', `/v1/crm/contacts/${created.body.id}`, {
       key,
       body: { phone: null, tags: [] },
     });
     expect(updated.status).toBe(200);
     expectValid('Contact', updated.body);
 
-    const listed = await server.request('GET', '/v1/crm/contacts?limit=100', { key });
+    const listed = await server.rest('GET', '/v1/crm/contacts?limit=100', { key });
     expect(listed.status).toBe(200);
     expect(listed.body.data.length).toBeGreaterThanOrEqual(2);
     expectValid('ContactPage', listed.body);
@@ -243,28 +241,28 @@ describe('the documented schemas against real answers', () => {
   });
 
   it('error answers match Error', async () => {
-    const missing = await server.request('GET', '/v1/crm/contacts/con_missing', { key });
+    const missing = await server.rest('GET', '/v1/crm/contacts/con_missing', { key });
     expect(missing.status).toBe(404);
     expectValid('Error', missing.body);
 
-    const invalid = await server.request('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } });
+    const invalid = await server.rest('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } });
     expect(invalid.status).toBe(400);
     expectValid('Error', invalid.body);
     expect(invalid.body.error.field).toBe('email');
 
-    const unauthorized = await server.request('GET', '/v1/crm/contacts');
+    const unauthorized = await server.rest('GET', '/v1/crm/contacts');
     expect(unauthorized.status).toBe(401);
     expectValid('Error', unauthorized.body);
   });
 
   it('the server enforces the documented limit bounds', async () => {
-    expect((await server.request('GET', '/v1/crm/contacts?limit=100', { key })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts?limit=100', { key })).status).toBe(200);
     for (const query of ['limit=101', 'limit=0']) {
-      const res = await server.request('GET', `/v1/crm/contacts?${query}`, { key });
+      const res = await server.rest('GET', `/v1/crm/contacts?${query}`, { key });
       expect(res.status, query).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });
     }
-    const page = await server.request('GET', '/v1/crm/contacts?page=0', { key });
+    const page = await server.rest('GET', '/v1/crm/contacts?page=0', { key });
     expect(page.status).toBe(400);
     expect(page.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'page' });
   });

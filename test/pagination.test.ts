@@ -2,8 +2,8 @@ import 'reflect-metadata';
 // Listing contacts page by page: defaults and limits of page/limit, the order a
 // client can rely on when walking pages, sorting, filters, and GraphQL agreeing
 // with REST on the numbers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './support/fixtures.js';
 
 interface Seed {
   id: string;
@@ -20,7 +20,7 @@ interface Seed {
 const TOTAL = 120;
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-let server: TestServer;
+const server = useServer({ RATE_LIMIT_MAX: '100000' });
 let org: string;
 let key: string;
 let seeds: Seed[];
@@ -70,19 +70,19 @@ function makeSeeds(organizationId: string): Seed[] {
 }
 
 async function list(query: string, withKey = key) {
-  return server.request('GET', `/v1/crm/contacts${query}`, { key: withKey });
+  return server.rest('GET', `/v1/crm/contacts${query}`, { key: withKey });
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: '100000' });
-  org = await server.createOrganization();
-  key = await server.createKey(org, ['crm:read', 'crm:write']);
+  const created = await server.org();
+  org = created.id;
+  key = await created.key(['crm:read', 'crm:write']);
   seeds = makeSeeds(org);
   await server.prisma.contact.createMany({ data: seeds });
   expectedIds = idsInOrder(() => true);
 
   // Another organization's contacts must never count.
-  const other = await server.createOrganization();
+  const other = (await server.org()).id;
   await server.prisma.contact.createMany({
     data: Array.from({ length: 7 }, (_, i) => ({
       id: `con_other_${i}`,
@@ -94,7 +94,6 @@ beforeAll(async () => {
     })),
   });
 });
-afterAll(() => server.close());
 
 describe('page and limit', () => {
   it('defaults to page 1 and limit 50, with the pagination arithmetic', async () => {
@@ -372,8 +371,7 @@ describe('filters', () => {
 
 describe('an organization without contacts', () => {
   it('answers an empty list with total 0 and pages 0', async () => {
-    const empty = await server.createOrganization();
-    const emptyKey = await server.createKey(empty, ['crm:read']);
+    const emptyKey = await (await server.org()).key(['crm:read']);
     const res = await list('', emptyKey);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
@@ -384,9 +382,7 @@ describe('an organization without contacts', () => {
 });
 
 describe('GraphQL contacts(page, limit)', () => {
-  async function graphql(query: string) {
-    return server.request('POST', '/graphql', { key, body: { query } });
-  }
+  const graphql = (query: string) => server.gql(query, undefined, { key });
 
   it('returns the same pagination numbers and items as REST', async () => {
     for (const [page, limit] of [

@@ -2,11 +2,8 @@ import 'reflect-metadata';
 // Per-credential rate limits as an integrator sees them: RateLimit-* headers on
 // every answer, 429 RATE_LIMIT_EXCEEDED with retryAfter and Retry-After once the
 // budget is spent, and one budget shared by every server process.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { withDatabaseName } from '../src/db/database-url.js';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer, useServerPair, type ServerFixture, type TestOrg, type TestResponse } from './support/fixtures.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -47,51 +44,23 @@ function expectRateLimited(res: TestResponse, limit: number, windowSeconds: numb
   return retryAfter;
 }
 
-/**
- * Drops a database shared by several test servers once their connections are
- * really gone (closing a pool resolves before its sockets have closed, and a
- * forced drop would then kill them mid-goodbye).
- */
-async function dropWhenIdle(database: TestDatabase | undefined) {
-  if (!database) return;
-  const name = decodeURIComponent(new URL(database.url).pathname.slice(1));
-  const client = new pg.Client({ connectionString: withDatabaseName(inject('postgresServerUrl'), 'postgres') });
-  await client.connect();
-  try {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await client.query<{ n: number }>(
-        'select count(*)::int as n from pg_stat_activity where datname = $1',
-        [name],
-      );
-      if (rows[0]?.n === 0) break;
-      await sleep(50);
-    }
-  } finally {
-    await client.end();
-  }
-  await database.drop();
-}
-
-const list = (server: TestServer, key: string) => server.request('GET', '/v1/crm/contacts?limit=1', { key });
+const list = (server: ServerFixture, key: string) => server.rest('GET', '/v1/crm/contacts?limit=1', { key });
 
 describe('a budget of 5 requests per 60 s', () => {
-  const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60' };
-  let server: TestServer;
-  let org: string;
+  const server = useServer({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60' });
+  let org: TestOrg;
 
   beforeAll(async () => {
-    server = await startTestServer(env);
-    org = await server.createOrganization();
+    org = await server.org();
   });
-  afterAll(() => server.close());
 
   it('counts every answer down in RateLimit-* headers, then answers 429 with retryAfter and Retry-After', async () => {
-    const key = await server.createKey(org, ['crm:read', 'crm:write']);
+    const key = await org.key(['crm:read', 'crm:write']);
     const answers = [
       await list(server, key),
-      await server.request('GET', '/v1/crm/contacts/con_missing', { key }),
-      await server.request('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } }),
-      await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'counted@example.com' } }),
+      await server.rest('GET', '/v1/crm/contacts/con_missing', { key }),
+      await server.rest('POST', '/v1/crm/contacts', { key, body: { firstName: 'No email' } }),
+      await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'counted@example.com' } }),
       await list(server, key),
     ];
     expect(answers.map((res) => res.status)).toEqual([200, 404, 400, 201, 200]);
@@ -104,31 +73,30 @@ describe('a budget of 5 requests per 60 s', () => {
     expect(retryAfter).toBe(header(sixth, 'RateLimit-Reset'));
 
     // Still limited, whatever the method or path, and a refused write changes nothing.
-    const refusedWrite = await server.request('POST', '/v1/crm/contacts', {
+    const refusedWrite = await server.rest('POST', '/v1/crm/contacts', {
       key,
       body: { email: 'refused@example.com' },
     });
     expectRateLimited(refusedWrite, 5, 60);
-    expectRateLimited(await server.request('GET', '/v1/events', { key }), 5, 60);
+    expectRateLimited(await server.rest('GET', '/v1/events', { key }), 5, 60);
 
-    const otherKey = await server.createKey(org, ['crm:read']);
-    const check = await server.request('GET', '/v1/crm/contacts?email=refused@example.com', { key: otherKey });
+    const otherKey = await org.key(['crm:read']);
+    const check = await server.rest('GET', '/v1/crm/contacts?email=refused@example.com', { key: otherKey });
     expect(check.status).toBe(200);
     expect(check.body.data).toEqual([]);
   });
 
   it('keeps a separate budget for each credential, even within one organization', async () => {
-    const spent = await server.createKey(org, ['crm:read']);
+    const spent = await org.key(['crm:read']);
     for (let i = 0; i < 5; i++) expect((await list(server, spent)).status).toBe(200);
     expectRateLimited(await list(server, spent), 5, 60);
 
-    const sibling = await server.createKey(org, ['crm:read']);
+    const sibling = await org.key(['crm:read']);
     const res = await list(server, sibling);
     expect(res.status).toBe(200);
     expect(expectRateLimitHeaders(res, 5, 60).remaining).toBe(4);
 
-    const otherOrg = await server.createOrganization();
-    const stranger = await server.createKey(otherOrg, ['crm:read']);
+    const stranger = await (await server.org()).key(['crm:read']);
     const strangerRes = await list(server, stranger);
     expect(strangerRes.status).toBe(200);
     expect(expectRateLimitHeaders(strangerRes, 5, 60).remaining).toBe(4);
@@ -138,9 +106,9 @@ describe('a budget of 5 requests per 60 s', () => {
   });
 
   it('does not charge requests without a valid credential to anybody', async () => {
-    const key = await server.createKey(org, ['crm:read']);
+    const key = await org.key(['crm:read']);
     for (let i = 0; i < 7; i++) {
-      const res = await server.request('GET', '/v1/crm/contacts', { key: 'bpk_not_a_real_key' });
+      const res = await server.rest('GET', '/v1/crm/contacts', { key: 'bpk_not_a_real_key' });
       expect(res.status).toBe(401);
     }
     const res = await list(server, key);
@@ -149,7 +117,7 @@ describe('a budget of 5 requests per 60 s', () => {
   });
 
   it('refuses exactly the requests over budget when they arrive all at once', async () => {
-    const key = await server.createKey(org, ['crm:read']);
+    const key = await org.key(['crm:read']);
     const answers = await Promise.all(Array.from({ length: 12 }, () => list(server, key)));
     const statuses = answers.map((res) => res.status).sort();
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
@@ -161,14 +129,12 @@ describe('a budget of 5 requests per 60 s', () => {
 
 describe('a large budget on one server', () => {
   const LIMIT = 1000;
-  let server: TestServer;
+  const server = useServer({ RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' });
   let key: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' });
-    key = await server.createKey(await server.createOrganization(), ['crm:read']);
+    key = await (await server.org()).key(['crm:read']);
   });
-  afterAll(() => server.close());
 
   it('admits the whole budget when the first requests arrive together, and not one more', async () => {
     const burst = await Promise.all(Array.from({ length: 50 }, () => list(server, key)));
@@ -197,14 +163,12 @@ describe('a large budget on one server', () => {
 });
 
 describe('a new window', () => {
-  let server: TestServer;
+  const server = useServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: '1' });
   let key: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: '1' });
-    key = await server.createKey(await server.createOrganization(), ['crm:read']);
+    key = await (await server.org()).key(['crm:read']);
   });
-  afterAll(() => server.close());
 
   it('admits requests again once Retry-After seconds have passed, with a full budget', async () => {
     expect((await list(server, key)).status).toBe(200);
@@ -225,26 +189,15 @@ describe('a new window', () => {
 /** Two server processes' worth of service over one database (and Redis when given). */
 function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
   describe(title, () => {
-    const env = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60', ...extraEnv };
-    let database: TestDatabase;
-    let a: TestServer;
-    let b: TestServer;
-    let org: string;
+    const [a, b] = useServerPair({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '60', ...extraEnv });
+    let org: TestOrg;
 
     beforeAll(async () => {
-      database = await createTestDatabase();
-      a = await startTestServer(env, database);
-      b = await startTestServer(env, database);
-      org = await a.createOrganization();
-    });
-    afterAll(async () => {
-      await a?.close();
-      await b?.close();
-      await dropWhenIdle(database);
+      org = await a.org();
     });
 
     it('admits exactly 5 of 3 + 3 sequential requests spread over both servers', async () => {
-      const key = await a.createKey(org, ['crm:read']);
+      const key = await org.key(['crm:read']);
       const answers: TestResponse[] = [];
       for (const server of [a, a, a, b, b, b]) answers.push(await list(server, key));
       expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 429]);
@@ -256,7 +209,7 @@ function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
     });
 
     it('admits exactly 5 of 6 requests alternating between the servers', async () => {
-      const key = await a.createKey(org, ['crm:read']);
+      const key = await org.key(['crm:read']);
       const answers: TestResponse[] = [];
       for (const server of [a, b, a, b, a, b]) answers.push(await list(server, key));
       expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 429]);
@@ -266,7 +219,7 @@ function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
     });
 
     it('admits exactly 5 of 3 + 3 concurrent requests to both servers', async () => {
-      const key = await a.createKey(org, ['crm:read']);
+      const key = await org.key(['crm:read']);
       const answers = await Promise.all([a, a, a, b, b, b].map((server) => list(server, key)));
       expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
       expect(answers.filter((res) => res.status === 429)).toHaveLength(1);
@@ -277,7 +230,7 @@ function sharedBudgetSuite(title: string, extraEnv: Record<string, string>) {
     });
 
     it('admits exactly 5 of 20 concurrent requests to both servers', async () => {
-      const key = await a.createKey(org, ['crm:read']);
+      const key = await org.key(['crm:read']);
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => list(i % 2 ? b : a, key)));
       expect(answers.filter((res) => res.status === 200)).toHaveLength(5);
       for (const res of answers.filter((r) => r.status === 429)) expectRateLimited(res, 5, 60);
@@ -293,22 +246,11 @@ describe.skipIf(!REDIS_URL)('with REDIS_URL', () => {
 
 describe('a burst against a large budget on two servers', () => {
   const LIMIT = 1000;
-  const env = { RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' };
-  let database: TestDatabase;
-  let a: TestServer;
-  let b: TestServer;
+  const [a, b] = useServerPair({ RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_S: '60' });
   let key: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    a = await startTestServer(env, database);
-    b = await startTestServer(env, database);
-    key = await a.createKey(await a.createOrganization(), ['crm:read']);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await dropWhenIdle(database);
+    key = await (await a.org()).key(['crm:read']);
   });
 
   async function burst(count: number) {
@@ -318,7 +260,7 @@ describe('a burst against a large budget on two servers', () => {
   }
 
   /** Within one server, each admitted request is told a different, lower remaining count. */
-  function expectConsistentRemaining(answers: { res: TestResponse; server: TestServer }[]) {
+  function expectConsistentRemaining(answers: { res: TestResponse; server: ServerFixture }[]) {
     for (const server of [a, b]) {
       const remaining = answers
         .filter((answer) => answer.server === server && answer.res.status === 200)
@@ -360,30 +302,25 @@ describe('a burst against a large budget on two servers', () => {
 });
 
 describe('GraphQL shares the budget', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });
-  });
-  afterAll(() => server.close());
+  const server = useServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });
 
   it('counts /graphql and /v1 against one budget and answers 429 in GraphQL shape', async () => {
-    const org = await server.createOrganization();
-    const key = await server.createKey(org, ['crm:read']);
-    const query = { query: '{ contacts { pagination { total } } }' };
-    const first = await server.request('POST', '/graphql', { key, body: query });
+    const key = await (await server.org()).key(['crm:read']);
+    const query = '{ contacts { pagination { total } } }';
+    const first = await server.gql(query, undefined, { key });
     expect(first.status).toBe(200);
     expect(first.body.data.contacts.pagination.total).toBe(0);
     expectRateLimitHeaders(first, 3, 60);
-    expect((await server.request('GET', '/v1/crm/contacts', { key })).status).toBe(200);
-    expect((await server.request('POST', '/graphql', { key, body: query })).status).toBe(200);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key })).status).toBe(200);
+    expect((await server.gql(query, undefined, { key })).status).toBe(200);
 
-    const limited = await server.request('POST', '/graphql', { key, body: query });
+    const limited = await server.gql(query, undefined, { key });
     expect(limited.status).toBe(429);
     expect(limited.body.errors[0].extensions).toMatchObject({
       code: 'RATE_LIMIT_EXCEEDED',
       retryAfter: expect.any(Number),
     });
     expect(limited.headers.get('retry-after')).toBe(String(limited.body.errors[0].extensions.retryAfter));
-    expectRateLimited(await server.request('GET', '/v1/crm/contacts', { key }), 3, 60);
+    expectRateLimited(await server.rest('GET', '/v1/crm/contacts', { key }), 3, 60);
   });
 });

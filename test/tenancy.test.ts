@@ -1,11 +1,9 @@
 // Tenancy: a credential sees only its own organization's records; another
 // organization's record answers 404 NOT_FOUND, as if it did not exist.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestResponse, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer, type GraphQLResponse } from './support/fixtures.js';
 
-let server: TestServer;
-let orgA: string;
-let orgB: string;
+const server = useServer();
 let keyA: string;
 let keyB: string;
 let adminB: string;
@@ -14,13 +12,12 @@ let contactA: Record<string, unknown> & { id: string };
 const CONTACT_FIELDS = 'id firstName lastName email company phone tags createdAt updatedAt';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  orgA = await server.createOrganization('Tenant A');
-  orgB = await server.createOrganization('Tenant B');
-  keyA = await server.createKey(orgA, ['crm:read', 'crm:write']);
-  keyB = await server.createKey(orgB, ['crm:read', 'crm:write']);
-  adminB = await server.createKey(orgB, ['admin']);
-  const created = await server.request('POST', '/v1/crm/contacts', {
+  const orgA = await server.org('Tenant A');
+  const orgB = await server.org('Tenant B');
+  keyA = await orgA.key(['crm:read', 'crm:write']);
+  keyB = await orgB.key(['crm:read', 'crm:write']);
+  adminB = await orgB.key(['admin']);
+  const created = await server.rest('POST', '/v1/crm/contacts', {
     key: keyA,
     body: {
       firstName: 'Alice',
@@ -33,21 +30,20 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   contactA = created.body;
 });
-afterAll(() => server.close());
 
-function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<TestResponse> {
-  return server.request('POST', '/graphql', { key, body: { query, variables } });
+function gql(key: string, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse> {
+  return server.gql(query, variables, { key });
 }
 
 async function expectAUnchanged() {
-  const res = await server.request('GET', `/v1/crm/contacts/${contactA.id}`, { key: keyA });
+  const res = await server.rest('GET', `/v1/crm/contacts/${contactA.id}`, { key: keyA });
   expect(res.status).toBe(200);
   expect(res.body).toEqual(contactA);
 }
 
 describe('lists', () => {
   it("B's REST list does not include A's contacts, whatever the filter", async () => {
-    const own = await server.request('POST', '/v1/crm/contacts', {
+    const own = await server.rest('POST', '/v1/crm/contacts', {
       key: keyB,
       body: { email: 'bob@tenant-b.example.com' },
     });
@@ -61,17 +57,17 @@ describe('lists', () => {
       '?q=alice',
       '?limit=100',
     ]) {
-      const res = await server.request('GET', `/v1/crm/contacts${query}`, { key: keyB });
+      const res = await server.rest('GET', `/v1/crm/contacts${query}`, { key: keyB });
       expect(res.status, query).toBe(200);
       const ids = res.body.data.map((c: { id: string }) => c.id);
       expect(ids, query).not.toContain(contactA.id);
       expect(res.text, query).not.toContain('alice@tenant-a.example.com');
     }
-    const all = await server.request('GET', '/v1/crm/contacts', { key: keyB });
+    const all = await server.rest('GET', '/v1/crm/contacts', { key: keyB });
     expect(all.body.data.map((c: { id: string }) => c.id)).toEqual([own.body.id]);
     expect(all.body.pagination.total).toBe(1);
 
-    const asAdmin = await server.request('GET', '/v1/crm/contacts', { key: adminB });
+    const asAdmin = await server.rest('GET', '/v1/crm/contacts', { key: adminB });
     expect(asAdmin.body.data.map((c: { id: string }) => c.id)).toEqual([own.body.id]);
   });
 
@@ -92,7 +88,7 @@ describe('lists', () => {
 describe("another organization's contact by id", () => {
   it("GET with B's key answers 404 NOT_FOUND", async () => {
     for (const key of [keyB, adminB]) {
-      const res = await server.request('GET', `/v1/crm/contacts/${contactA.id}`, { key });
+      const res = await server.rest('GET', `/v1/crm/contacts/${contactA.id}`, { key });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
       expect(res.text).not.toContain('alice');
@@ -101,7 +97,7 @@ describe("another organization's contact by id", () => {
 
   it("PUT with B's key answers 404 NOT_FOUND and A's contact is unchanged", async () => {
     for (const key of [keyB, adminB]) {
-      const res = await server.request('PUT', `/v1/crm/contacts/${contactA.id}`, {
+      const res = await server.rest('PUT', `/v1/crm/contacts/${contactA.id}`, {
         key,
         body: { company: 'Hijacked', email: 'hijack@tenant-b.example.com', phone: null },
       });
@@ -113,7 +109,7 @@ describe("another organization's contact by id", () => {
 
   it("DELETE with B's key answers 404 NOT_FOUND and A's contact still exists", async () => {
     for (const key of [keyB, adminB]) {
-      const res = await server.request('DELETE', `/v1/crm/contacts/${contactA.id}`, { key });
+      const res = await server.rest('DELETE', `/v1/crm/contacts/${contactA.id}`, { key });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
@@ -139,8 +135,8 @@ describe("another organization's contact by id", () => {
   });
 
   it("answers exactly as for an id that does not exist, so B cannot probe A's ids", async () => {
-    const foreign = await server.request('GET', `/v1/crm/contacts/${contactA.id}`, { key: keyB });
-    const missing = await server.request('GET', '/v1/crm/contacts/con_01aaaaaaaaaaaaaaaaaaaaaaaa', { key: keyB });
+    const foreign = await server.rest('GET', `/v1/crm/contacts/${contactA.id}`, { key: keyB });
+    const missing = await server.rest('GET', '/v1/crm/contacts/con_01aaaaaaaaaaaaaaaaaaaaaaaa', { key: keyB });
     expect(foreign.status).toBe(missing.status);
     expect(foreign.body).toEqual(missing.body);
   });
@@ -149,9 +145,9 @@ describe("another organization's contact by id", () => {
 describe('email uniqueness is per organization', () => {
   it('the same email can exist in both organizations, and each sees only its own', async () => {
     const email = 'shared@example.com';
-    const inA = await server.request('POST', '/v1/crm/contacts', { key: keyA, body: { email, firstName: 'A' } });
+    const inA = await server.rest('POST', '/v1/crm/contacts', { key: keyA, body: { email, firstName: 'A' } });
     expect(inA.status).toBe(201);
-    const inB = await server.request('POST', '/v1/crm/contacts', {
+    const inB = await server.rest('POST', '/v1/crm/contacts', {
       key: keyB,
       body: { email: 'Shared@Example.com', firstName: 'B' },
     });
@@ -159,34 +155,34 @@ describe('email uniqueness is per organization', () => {
     expect(inB.body.id).not.toBe(inA.body.id);
     expect(inB.body.email).toBe(email);
 
-    const listA = await server.request('GET', `/v1/crm/contacts?email=${email}`, { key: keyA });
+    const listA = await server.rest('GET', `/v1/crm/contacts?email=${email}`, { key: keyA });
     expect(listA.body.data).toEqual([inA.body]);
-    const listB = await server.request('GET', `/v1/crm/contacts?email=${email}`, { key: keyB });
+    const listB = await server.rest('GET', `/v1/crm/contacts?email=${email}`, { key: keyB });
     expect(listB.body.data).toEqual([inB.body]);
 
     // Still unique within each organization.
-    const again = await server.request('POST', '/v1/crm/contacts', { key: keyB, body: { email } });
+    const again = await server.rest('POST', '/v1/crm/contacts', { key: keyB, body: { email } });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'CONFLICT', field: 'email' });
   });
 
   it("B can change a contact's email to one that exists only in A", async () => {
-    const inA = await server.request('POST', '/v1/crm/contacts', {
+    const inA = await server.rest('POST', '/v1/crm/contacts', {
       key: keyA,
       body: { email: 'only-in-a@example.com' },
     });
     expect(inA.status).toBe(201);
-    const other = await server.request('POST', '/v1/crm/contacts', {
+    const other = await server.rest('POST', '/v1/crm/contacts', {
       key: keyB,
       body: { email: 'mover@tenant-b.example.com' },
     });
-    const res = await server.request('PUT', `/v1/crm/contacts/${other.body.id}`, {
+    const res = await server.rest('PUT', `/v1/crm/contacts/${other.body.id}`, {
       key: keyB,
       body: { email: 'only-in-a@example.com' },
     });
     expect(res.status).toBe(200);
     expect(res.body.email).toBe('only-in-a@example.com');
-    const stillA = await server.request('GET', `/v1/crm/contacts/${inA.body.id}`, { key: keyA });
+    const stillA = await server.rest('GET', `/v1/crm/contacts/${inA.body.id}`, { key: keyA });
     expect(stillA.body).toEqual(inA.body);
   });
 
@@ -203,24 +199,24 @@ describe('email uniqueness is per organization', () => {
 describe('events', () => {
   it("B's events list does not include A's events", async () => {
     // Events of A: a create and an update.
-    const aCreated = await server.request('POST', '/v1/crm/contacts', {
+    const aCreated = await server.rest('POST', '/v1/crm/contacts', {
       key: keyA,
       body: { email: 'evt@tenant-a.example.com' },
     });
-    await server.request('PUT', `/v1/crm/contacts/${aCreated.body.id}`, { key: keyA, body: { company: 'A Events' } });
-    const eventsA = await server.request('GET', '/v1/events?limit=100', { key: keyA });
+    await server.rest('PUT', `/v1/crm/contacts/${aCreated.body.id}`, { key: keyA, body: { company: 'A Events' } });
+    const eventsA = await server.rest('GET', '/v1/events?limit=100', { key: keyA });
     expect(eventsA.status).toBe(200);
     const aEventIds = eventsA.body.data.map((e: { id: string }) => e.id);
     const aSubjects = eventsA.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
     expect(aSubjects).toContain(aCreated.body.id);
     expect(aSubjects).toContain(contactA.id);
 
-    const bCreated = await server.request('POST', '/v1/crm/contacts', {
+    const bCreated = await server.rest('POST', '/v1/crm/contacts', {
       key: keyB,
       body: { email: 'evt@tenant-b.example.com' },
     });
     for (const key of [keyB, adminB]) {
-      const eventsB = await server.request('GET', '/v1/events?limit=100', { key });
+      const eventsB = await server.rest('GET', '/v1/events?limit=100', { key });
       expect(eventsB.status).toBe(200);
       const bIds = eventsB.body.data.map((e: { id: string }) => e.id);
       const bSubjects = eventsB.body.data.map((e: { data: { object: { id: string } } }) => e.data.object.id);
@@ -232,12 +228,12 @@ describe('events', () => {
     }
 
     // Filtered by type, and one by one.
-    const created = await server.request('GET', '/v1/events?type=contact.created&limit=100', { key: keyB });
+    const created = await server.rest('GET', '/v1/events?type=contact.created&limit=100', { key: keyB });
     for (const id of aEventIds) expect(created.body.data.map((e: { id: string }) => e.id)).not.toContain(id);
-    const one = await server.request('GET', `/v1/events/${aEventIds[0]}`, { key: keyB });
+    const one = await server.rest('GET', `/v1/events/${aEventIds[0]}`, { key: keyB });
     expect(one.status).toBe(404);
     expect(one.body.error.code).toBe('NOT_FOUND');
-    expect((await server.request('GET', `/v1/events/${aEventIds[0]}`, { key: keyA })).status).toBe(200);
+    expect((await server.rest('GET', `/v1/events/${aEventIds[0]}`, { key: keyA })).status).toBe(200);
   });
 
   it("B's GraphQL events query does not include A's events", async () => {

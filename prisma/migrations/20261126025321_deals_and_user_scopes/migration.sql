@@ -1,6 +1,9 @@
 -- AlterTable
 ALTER TABLE "User" ADD COLUMN     "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
+-- An admin's role implies every scope; say so in its list, as new admins do.
+UPDATE "User" SET "scopes" = ARRAY['admin'] WHERE "role" = 'admin';
+
 -- CreateTable
 CREATE TABLE "Deal" (
     "id" TEXT NOT NULL,

@@ -1,7 +1,7 @@
 -- AlterTable
 ALTER TABLE "User" ADD COLUMN     "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
--- An admin's role implies every scope; say so in its list, as new admins do.
+-- An admin's role implies every scope: its list says so, as new admins' lists do.
 UPDATE "User" SET "scopes" = ARRAY['admin'] WHERE "role" = 'admin';
 
 -- CreateTable

@@ -1,7 +1,7 @@
 -- AlterTable
 ALTER TABLE "User" ADD COLUMN     "scopes" TEXT[] DEFAULT ARRAY[]::TEXT[];
 
--- An admin's role implies every scope: its list says so, as new admins' lists do.
+-- The admin role implies every scope: the scopes column of an admin says so, as for new admins.
 UPDATE "User" SET "scopes" = ARRAY['admin'] WHERE "role" = 'admin';
 
 -- CreateTable

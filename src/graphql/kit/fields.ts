@@ -152,12 +152,20 @@ export function qualifiedColumn(table: string, name: string): string {
   return `"${table}"."${name}"`;
 }
 
+const selects = new Map<string, string>();
+
 /** The SELECT list that yields the public object straight from PostgreSQL. */
 export function sqlSelectOf(type: PublicType, table: string): string {
-  return publicFieldsOf(type)
-    .map(({ name, kind }) => {
-      const expression = kind.sql(qualifiedColumn(table, name));
-      return expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"`;
-    })
-    .join(', ');
+  const cacheKey = `${type.name}\u0000${table}`;
+  let select = selects.get(cacheKey);
+  if (select === undefined) {
+    select = publicFieldsOf(type)
+      .map(({ name, kind }) => {
+        const expression = kind.sql(qualifiedColumn(table, name));
+        return expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"`;
+      })
+      .join(', ');
+    selects.set(cacheKey, select);
+  }
+  return select;
 }

@@ -2,5 +2,6 @@
 import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
 import { organizationModule } from './organization/index.js';
+import { userModule } from './user/index.js';
 
-export const system = [organizationModule, apiKeyModule, eventModule] as const;
+export const system = [organizationModule, userModule, apiKeyModule, eventModule] as const;

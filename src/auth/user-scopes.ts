@@ -1,0 +1,26 @@
+// What a user holds, and so may grant when signing in (dashboard, OAuth
+// consent): an admin holds every scope, a member exactly the scopes listed on
+// it. Read from the stored role, so an unexpected role grants nothing extra.
+import { hasScope, isScope, type Scope } from './scopes.js';
+
+export const USER_ROLES = ['admin', 'member'] as const;
+
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** The stored parts of a user that decide its rights. */
+export interface UserRights {
+  role: string;
+  scopes: readonly string[];
+}
+
+/** The user's scopes: `admin` for an admin (implying all), else the member's known scopes without `admin`. */
+export function userScopes(user: UserRights): Set<Scope> {
+  if (user.role === 'admin') return new Set<Scope>(['admin']);
+  return new Set(user.scopes.filter(isScope).filter((scope) => scope !== 'admin'));
+}
+
+/** The requested scopes this user may grant (to a token, a key): the rest are dropped. */
+export function grantableScopes(user: UserRights, requested: readonly Scope[]): Scope[] {
+  const held = userScopes(user);
+  return requested.filter((scope) => hasScope(held, scope));
+}

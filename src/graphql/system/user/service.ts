@@ -1,0 +1,197 @@
+// Users: who signs in to the dashboard and the OAuth consent, and with which
+// rights. An admin holds every scope; a member the scopes listed. Nobody gets
+// rights the caller lacks, and an organization always keeps one admin.
+// Passwords are hashed (slowly) before any transaction and never leave here.
+import { API_KEY_CHANGED_CHANNEL } from '../../../auth/api-key-format.js';
+import type { Principal } from '../../../auth/principal.js';
+import { hasScope, type Scope } from '../../../auth/scopes.js';
+import { hashPassword } from '../../../auth/secrets.js';
+import { userScopes, type UserRole } from '../../../auth/user-scopes.js';
+import type { Prisma, Transaction } from '../../../db/prisma.js';
+import { DomainError } from '../../../errors.js';
+import type { User as UserRow } from '../../../generated/prisma/client.js';
+import { newId } from '../../../ids.js';
+import { parseInput } from '../../../validation.js';
+import { toPublic } from '../../kit/fields.js';
+import { listPage } from '../../kit/list-query.js';
+import type { ServiceDependencies } from '../../kit/module.js';
+import type { Page } from '../../kit/page.js';
+import { changedColumns, findOwned, lockOwned, requireWellFormedId, uniqueConflict } from '../../kit/records.js';
+import { userInput, userList } from './input.js';
+import { User } from './type.js';
+
+// Sign-in is by email, so the address is unique across organizations; the
+// message does not say where it is used.
+const CONFLICTS = { email: 'A user with this email already exists' };
+
+/** Namespace of the per-organization advisory lock that serialises changes that may remove an admin. */
+const ADMIN_CHANGE_LOCK = 4242002;
+
+export class UserService {
+  constructor(private readonly db: ServiceDependencies) {}
+
+  list(principal: Principal, args: unknown): Promise<Page<User>> {
+    return listPage(this.db.pool, {
+      table: 'User',
+      type: User,
+      list: userList,
+      organizationId: principal.organizationId,
+      filter: parseInput(userList.schema, args),
+    });
+  }
+
+  async get(principal: Principal, id: string): Promise<User> {
+    const row = await findOwned('user', 'User', id, (id) =>
+      this.db.prisma.user.findFirst({ where: { id, organizationId: principal.organizationId } }),
+    );
+    return toPublic(User, row);
+  }
+
+  async create(principal: Principal, input: unknown): Promise<User> {
+    const data = parseInput(userInput.create, input);
+    const scopes = scopesFor(data.role, data.scopes);
+    requireGrantable(principal, scopes);
+    const passwordHash = await hashPassword(data.password);
+    try {
+      const row = await this.db.prisma.user.create({
+        data: {
+          id: newId('user'),
+          organizationId: principal.organizationId,
+          email: data.email,
+          name: data.name ?? null,
+          role: data.role,
+          scopes,
+          passwordHash,
+        },
+      });
+      return toPublic(User, row);
+    } catch (error) {
+      throw uniqueConflict(error, CONFLICTS) ?? error;
+    }
+  }
+
+  /**
+   * Changes what is sent. A new role sets the scopes with it: an admin's become
+   * `['admin']`, and a demoted admin needs its member scopes in the same request.
+   */
+  async update(principal: Principal, id: string, input: unknown): Promise<User> {
+    requireWellFormedId('user', 'User', id);
+    const patch = parseInput(userInput.update, input);
+    const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+    const { organizationId } = principal;
+    try {
+      return await this.db.prisma.$transaction(async (tx) => {
+        if (patch.role !== undefined) await lockAdminChanges(tx, organizationId);
+        const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
+        requireHolderOf(principal, before, 'change');
+        const role = patch.role ?? (before.role as UserRole);
+        const scopes = nextScopes(before, role, patch.scopes);
+        requireGrantable(principal, scopes);
+        if (before.role === 'admin' && role !== 'admin') await requireAnotherAdmin(tx, organizationId, 'demote');
+        const data = changedColumns(before, { email: patch.email, name: patch.name, role, scopes, passwordHash });
+        if (Object.keys(data).length === 0) return toPublic(User, before);
+        const after = await tx.user.update({ where: { id }, data: data as Prisma.UserUpdateInput });
+        return toPublic(User, after);
+      });
+    } catch (error) {
+      throw uniqueConflict(error, CONFLICTS) ?? error;
+    }
+  }
+
+  /** Deletes for good; the API keys the user created stay (their createdByUserId becomes null). */
+  async delete(principal: Principal, id: string): Promise<boolean> {
+    requireWellFormedId('user', 'User', id);
+    const { organizationId } = principal;
+    return this.db.prisma.$transaction(async (tx) => {
+      await lockAdminChanges(tx, organizationId);
+      const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
+      requireHolderOf(principal, before, 'delete');
+      if (before.role === 'admin') await requireAnotherAdmin(tx, organizationId, 'delete');
+      // Server processes cache a key's principal with its creator's id: make them re-read it on commit.
+      await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, id) from "ApiKey" where "createdByUserId" = ${id}`;
+      await tx.user.delete({ where: { id } });
+      return true;
+    });
+  }
+}
+
+/** A new user's scopes: `['admin']` for an admin, the member's own list otherwise. */
+function scopesFor(role: UserRole, sent: Scope[] | null | undefined): Scope[] {
+  if (role === 'admin') {
+    if (sent && !(sent.length === 1 && sent[0] === 'admin')) {
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        '\'scopes\': an admin holds every scope; omit scopes or send ["admin"]',
+        'scopes',
+      );
+    }
+    return ['admin'];
+  }
+  if (sent === undefined || sent === null) {
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      "'scopes' is required for a member (an empty list grants nothing)",
+      'scopes',
+    );
+  }
+  if (sent.includes('admin')) {
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      "'scopes': a member cannot hold 'admin'; make the user an admin",
+      'scopes',
+    );
+  }
+  return sent;
+}
+
+/** The scopes after an update: sent ones (null: none), else kept, except across a role change. */
+function nextScopes(before: UserRow, role: UserRole, sent: Scope[] | null | undefined): Scope[] {
+  if (role === 'admin') return scopesFor(role, sent);
+  if (sent !== undefined) return scopesFor(role, sent ?? []);
+  if (before.role === 'admin') {
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      "'scopes' is required when an admin becomes a member: name the member's scopes",
+      'scopes',
+    );
+  }
+  return [...userScopes(before)];
+}
+
+/** The same rule as for API keys: nobody hands out rights it does not hold (making an admin needs `admin`). */
+function requireGrantable(principal: Principal, scopes: readonly Scope[]): void {
+  const lacking = lackedBy(principal, scopes);
+  if (!lacking.length) return;
+  const field = lacking.includes('admin') ? 'role' : 'scopes';
+  throw new DomainError('FORBIDDEN', `A user cannot be given scopes the caller lacks: ${lacking.join(', ')}`, field);
+}
+
+/** Changing a user (its password included) takes over its rights: the caller must hold them already. */
+function requireHolderOf(principal: Principal, user: UserRow, action: 'change' | 'delete'): void {
+  const lacking = lackedBy(principal, [...userScopes(user)]);
+  if (!lacking.length) return;
+  throw new DomainError('FORBIDDEN', `Cannot ${action} a user holding scopes the caller lacks: ${lacking.join(', ')}`);
+}
+
+function lackedBy(principal: Principal, scopes: readonly Scope[]): Scope[] {
+  return scopes.filter((scope) => !hasScope(principal.scopes, scope));
+}
+
+/**
+ * Serialises, per organization, the changes that may remove an admin (deletes,
+ * role changes), so two of them at once cannot both see "another admin left".
+ */
+async function lockAdminChanges(tx: Transaction, organizationId: string): Promise<void> {
+  await tx.$executeRaw`select pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK}::int, hashtext(${organizationId}))`;
+}
+
+/** CONFLICT unless the organization has an admin besides the one being removed or demoted. */
+async function requireAnotherAdmin(tx: Transaction, organizationId: string, action: 'demote' | 'delete') {
+  const admins = await tx.user.count({ where: { organizationId, role: 'admin' } });
+  if (admins > 1) return;
+  throw new DomainError(
+    'CONFLICT',
+    `Cannot ${action} the organization's last admin: make another user an admin first`,
+    action === 'demote' ? 'role' : undefined,
+  );
+}

@@ -116,6 +116,8 @@ describe('GET /v1/openapi.json', () => {
       '/crm/contacts/{id}': ['delete', 'get', 'put'],
       '/events': ['get'],
       '/events/{id}': ['get'],
+      '/users': ['get', 'post'],
+      '/users/{id}': ['delete', 'get', 'put'],
     });
 
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -6,6 +6,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
+import { SCOPES } from '../../auth/scopes.js';
 
 /** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
 export type GraphQLTypeFunction = NonNullable<Parameters<typeof Field>[0]> & (() => unknown);
@@ -60,6 +61,9 @@ export function oneOf(values: readonly [string, ...string[]]): FieldKind {
   return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same };
 }
 
+/** A list of scope names (GraphQL [String], OpenAPI an array of the scope enum). */
+export const scopeListKind: FieldKind = { ...FIELD_KINDS.textList, schema: () => z.array(z.enum(SCOPES)) };
+
 export interface PublicFieldOptions {
   nullable?: boolean;
   description?: string;
@@ -97,6 +101,7 @@ export const Public = {
       (options?: PublicFieldOptions) => publicField(kind, options),
     ]),
   ) as Record<KindName, (options?: PublicFieldOptions) => PropertyDecorator>),
+  scopes: (options?: PublicFieldOptions) => publicField(scopeListKind, options),
   of: (kind: FieldKind, options?: PublicFieldOptions) => publicField(kind, options),
 };
 

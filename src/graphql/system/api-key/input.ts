@@ -1,13 +1,7 @@
 import { z } from 'zod';
-import { SCOPES } from '../../../auth/scopes.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList } from '../../kit/list.js';
-import { text } from '../../kit/values.js';
-
-export const scopeList = z
-  .array(z.enum(SCOPES, { message: `must be one of ${SCOPES.join(', ')}` }), 'must be an array of scope names')
-  .min(1, 'must name at least one scope')
-  .transform((values) => [...new Set(values)]);
+import { scopeList, text } from '../../kit/values.js';
 
 /** An ISO 8601 time in the future. */
 export const futureTime = z.iso
@@ -16,7 +10,7 @@ export const futureTime = z.iso
 
 export const apiKeyInput = defineInput('ApiKey', {
   name: required(text(200)),
-  scopes: required(scopeList, { createOnly: true, description: 'At most the scopes of the caller.' }),
+  scopes: required(scopeList({ min: 1 }), { createOnly: true, description: 'At most the scopes of the caller.' }),
   expiresAt: optional(futureTime, { createOnly: true, description: 'ISO 8601; omitted: never expires.' }),
 });
 

@@ -1,10 +1,7 @@
 // An API key as lists show it (never its key or secret), and a new key as its
 // creation or rotation answers it once, with the key and the secret.
 import { ObjectType } from 'type-graphql';
-import { SCOPES } from '../../../auth/scopes.js';
-import { FIELD_KINDS, oneOf, Public } from '../../kit/fields.js';
-
-const scopeList = { ...FIELD_KINDS.textList, schema: () => oneOf(SCOPES).schema().array() };
+import { Public } from '../../kit/fields.js';
 
 @ObjectType({ simpleResolvers: true, description: 'An API key; the key itself is shown only when created.' })
 export class ApiKey {
@@ -17,7 +14,7 @@ export class ApiKey {
   @Public.text({ description: 'The clear start of the key, to recognise it.' })
   prefix!: string;
 
-  @Public.of(scopeList)
+  @Public.scopes()
   scopes!: string[];
 
   @Public.timestamp({ nullable: true })
@@ -44,7 +41,7 @@ export class NewApiKey {
   @Public.text()
   prefix!: string;
 
-  @Public.of(scopeList)
+  @Public.scopes()
   scopes!: string[];
 
   @Public.timestamp({ nullable: true })

@@ -1,24 +1,21 @@
 // User input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
 // Rules that join role and scopes need the stored user on update: service.ts.
 import { z } from 'zod';
-import { SCOPES } from '../../../auth/scopes.js';
 import { USER_ROLES } from '../../../auth/user-scopes.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, likePattern } from '../../kit/list.js';
-import { email, password, text } from '../../kit/values.js';
+import { email, password, scopeList, text } from '../../kit/values.js';
 
 const role = z.enum(USER_ROLES, { message: `must be one of ${USER_ROLES.join(', ')}` });
 
 /** A member may hold no scope at all (it signs in but can grant nothing). */
-const scopeList = z
-  .array(z.enum(SCOPES, { message: `must be one of ${SCOPES.join(', ')}` }), 'must be an array of scope names')
-  .transform((values) => [...new Set(values)]);
+const memberScopes = scopeList();
 
 export const userInput = defineInput('User', {
   email: required(email, { description: 'The sign-in name: unique across all organizations; cannot be cleared.' }),
   name: optional(text(200)),
   role: required(role, { description: '`admin` (every scope) or `member` (the scopes listed).' }),
-  scopes: optional(scopeList, {
+  scopes: optional(memberScopes, {
     description:
       "A member's scopes, each held by the caller; not `admin` (make the user an admin instead). " +
       "An admin's scopes are `['admin']`: omit them or send exactly that.",

@@ -1,11 +1,8 @@
 // A user as every transport shows it. The password hash is a column but not a
 // public field, so no answer, list, event or OpenAPI schema can carry it.
 import { ObjectType } from 'type-graphql';
-import { SCOPES } from '../../../auth/scopes.js';
 import { USER_ROLES } from '../../../auth/user-scopes.js';
-import { FIELD_KINDS, oneOf, Public } from '../../kit/fields.js';
-
-const scopeList = { ...FIELD_KINDS.textList, schema: () => oneOf(SCOPES).schema().array() };
+import { oneOf, Public } from '../../kit/fields.js';
 
 @ObjectType({ simpleResolvers: true, description: 'A person who signs in to the dashboard and the OAuth consent.' })
 export class User {
@@ -21,7 +18,7 @@ export class User {
   @Public.of(oneOf(USER_ROLES), { description: '`admin` holds every scope; `member` holds `scopes`.' })
   role!: string;
 
-  @Public.of(scopeList, { description: "`['admin']` for an admin; a member's own scopes otherwise." })
+  @Public.scopes({ description: "`['admin']` for an admin; a member's own scopes otherwise." })
   scopes!: string[];
 
   @Public.timestamp()

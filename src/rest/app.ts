@@ -4,7 +4,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import type { CredentialResolver } from '../auth/credentials.js';
@@ -30,6 +30,9 @@ import { servedRoutes } from './served-route.js';
 
 /** Sent back by the service; ignored in request bodies rather than rejected. */
 const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'];
+
+/** The body of a POST that takes none (an action such as revoke): any field in it is unknown, not ignored. */
+const NO_FIELDS = z.strictObject({});
 
 export interface RestDependencies {
   schema: GraphQLSchema;
@@ -81,7 +84,7 @@ export function createRestRouter(deps: RestDependencies): Router {
       const variables = row.variables({
         params: req.params as Record<string, string>,
         query: row.query ? parseInput(row.query, req.query) : undefined,
-        body: parseBody(row.body, req.body),
+        body: parseBody(row.body ?? (hasBody ? NO_FIELDS : undefined), req.body),
       });
       const data = await runOperation(operation, variables, createContext(deps.services, principal));
       return { status: row.status, body: row.status === 204 ? undefined : data };

@@ -1,0 +1,225 @@
+// The resource contract: what every resource of /v1 promises whatever it holds
+// (authentication, scopes, tenancy, ids, pagination, body hygiene, the OpenAPI
+// document, events, GraphQL). A resource joins test/contract.test.ts with one
+// ResourceContract entry; this file holds the entry's shape and the helpers.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import type { EventType } from '../../src/jobs/event-types.js';
+import type { TestResponse } from './fixtures.js';
+
+type Body = Record<string, unknown>;
+
+export interface ResourceContract {
+  /** How the suite names it: 'contacts'. */
+  name: string;
+  /** The collection under /v1: '/crm/contacts'. */
+  path: string;
+  /** The prefix of its ids (src/ids.ts): 'con'. */
+  idPrefix: string;
+  /** What GET needs, and what POST, PUT, DELETE and the actions need. */
+  scopes: { read: Scope; write: Scope };
+  create: {
+    /** A valid body, different for every n so that unique fields stay unique. */
+    body: (n: number) => Body;
+    status: 201;
+    /** The event a create emits with the record as data.object; null: none. */
+    event: EventType | null;
+  };
+  /** PUT /path/:id. null: not served, and the suite expects 405. */
+  update: {
+    /** A valid change; the answer shows these values. */
+    body: Body;
+    /** The event an update emits with the record as data.object; null: none. */
+    event: EventType | null;
+  } | null;
+  /** DELETE /path/:id answers 204. false: not served, and the suite expects 405. */
+  delete: boolean;
+  /** POST /path/:id/<name>, each with the write scope. */
+  actions: ResourceAction[];
+  /** Root fields of the GraphQL list and get; null: not in GraphQL. */
+  graphql: { list: string; get: string } | null;
+}
+
+export interface ResourceAction {
+  name: string;
+  status: 200 | 201;
+  /** What the answer is: the record itself (as GET then shows it), or a new record that replaces it. */
+  answers: 'the record' | 'a new record';
+  /** A valid body, if the action takes one. */
+  body?: Body;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One request of a resource's REST surface, aimed at a record (or its collection). */
+export interface Operation {
+  /** list, get, create, update, delete or the action's name. */
+  name: string;
+  method: HttpMethod;
+  /** Under /v1. */
+  path: string;
+  /** The route as the OpenAPI document writes it: /crm/contacts/{id}. */
+  documented: string;
+  body?: Body;
+  scope: Scope;
+  status: number;
+  /** Whether it names a record by id. */
+  byId: boolean;
+}
+
+/** Every operation the resource serves, aimed at `id`; `n` numbers the create body. */
+export function operationsOf(resource: ResourceContract, id: string, n: number): Operation[] {
+  const { path, scopes } = resource;
+  const one = `${path}/${id}`;
+  const operations: Operation[] = [
+    { name: 'list', method: 'GET', path, documented: path, scope: scopes.read, status: 200, byId: false },
+    {
+      name: 'get',
+      method: 'GET',
+      path: one,
+      documented: `${path}/{id}`,
+      scope: scopes.read,
+      status: 200,
+      byId: true,
+    },
+    {
+      name: 'create',
+      method: 'POST',
+      path,
+      documented: path,
+      body: resource.create.body(n),
+      scope: scopes.write,
+      status: resource.create.status,
+      byId: false,
+    },
+  ];
+  if (resource.update) {
+    operations.push({
+      name: 'update',
+      method: 'PUT',
+      path: one,
+      documented: `${path}/{id}`,
+      body: resource.update.body,
+      scope: scopes.write,
+      status: 200,
+      byId: true,
+    });
+  }
+  if (resource.delete) {
+    operations.push({
+      name: 'delete',
+      method: 'DELETE',
+      path: one,
+      documented: `${path}/{id}`,
+      scope: scopes.write,
+      status: 204,
+      byId: true,
+    });
+  }
+  for (const action of resource.actions) {
+    operations.push({
+      name: action.name,
+      method: 'POST',
+      path: `${one}/${action.name}`,
+      documented: `${path}/{id}/${action.name}`,
+      body: action.body,
+      scope: scopes.write,
+      status: action.status,
+      byId: true,
+    });
+  }
+  return operations;
+}
+
+/** The methods on /path/:id that the resource does not serve. */
+export function unservedOf(resource: ResourceContract): HttpMethod[] {
+  return [...(resource.update ? [] : (['PUT'] as const)), ...(resource.delete ? [] : (['DELETE'] as const))];
+}
+
+/** Every scope but `scope` and admin (which implies it): a key that lacks exactly that one. */
+export function scopesLacking(scope: Scope): Scope[] {
+  return SCOPES.filter((s) => s !== scope && s !== 'admin');
+}
+
+export function expectError(res: TestResponse, status: number, code: string, field?: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  expect(res.body, res.text).toEqual({
+    error: { code, message: expect.any(String), ...(field !== undefined && { field }) },
+  });
+}
+
+export function expectUnauthorized(res: TestResponse): void {
+  expectError(res, 401, 'UNAUTHORIZED');
+  expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Bearer\b/);
+}
+
+export function expectForbidden(res: TestResponse, scope: string): void {
+  expectError(res, 403, 'FORBIDDEN');
+  expect(res.body.error.message).toContain(scope);
+  expect(res.headers.get('www-authenticate')).toBeNull();
+}
+
+/** The fields two shapes of one record share (a create answer may add a secret, a GET a usage time). */
+export function sharedFields(a: Body, b: Body): [Body, Body] {
+  const keys = Object.keys(a).filter((key) => key in b);
+  expect(keys).toContain('id');
+  const pick = (from: Body) => Object.fromEntries(keys.map((key) => [key, from[key]]));
+  return [pick(a), pick(b)];
+}
+
+// ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+const DOCUMENT_URI = 'https://contract.example.test/openapi.json';
+
+interface OpenApiDocument {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>
+  >;
+  components: { schemas: Record<string, object> };
+}
+
+/**
+ * Checks answers against the response schema GET /v1/openapi.json documents for
+ * their operation (Ajv, JSON Schema 2020-12 with formats, as openapi.test.ts).
+ */
+export class OpenApiResponses {
+  private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: OpenApiDocument) {
+    this.ajv.addSchema({ $id: DOCUMENT_URI, components: document.components });
+  }
+
+  /** Whether the document lists the operation at all. */
+  documents(method: HttpMethod, path: string): boolean {
+    return Boolean(this.document.paths[path]?.[method.toLowerCase()]);
+  }
+
+  expectMatches(method: HttpMethod, path: string, res: TestResponse): void {
+    const where = `${method} ${path} ${res.status}`;
+    const validate = this.validator(method, path, res.status);
+    expect(validate(res.body), `${where}: ${JSON.stringify(validate.errors)} in ${res.text}`).toBe(true);
+  }
+
+  private validator(method: HttpMethod, path: string, status: number): ValidateFunction {
+    const id = `${method} ${path} ${status}`;
+    let validate = this.validators.get(id);
+    if (!validate) {
+      const response = this.document.paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+      const schema = response?.content?.['application/json']?.schema;
+      expect(schema, `${id} has a documented JSON answer`).toBeDefined();
+      // Component references are relative to the document: make them absolute for Ajv.
+      const absolute = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_URI}#/components/`));
+      validate = this.ajv.compile(absolute as object);
+      this.validators.set(id, validate);
+    }
+    return validate;
+  }
+}

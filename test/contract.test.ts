@@ -53,9 +53,28 @@ const RESOURCES: ResourceContract[] = [
     ],
     graphql: { list: 'apiKeys', get: 'apiKey' },
   },
-  // Deals (src/graphql/crm/deal/) and users (src/graphql/system/user/) join here
-  // when their branches merge: one entry each, nothing else to edit. An update
-  // that emits no event (or an action that takes a body) says so in its entry.
+  {
+    name: 'users',
+    path: '/users',
+    idPrefix: 'usr',
+    scopes: { read: 'admin', write: 'admin' },
+    create: {
+      body: (n) => ({
+        email: `user-${n}@example.test`,
+        role: 'member',
+        scopes: ['crm:read'],
+        password: 'long password',
+      }),
+      status: 201,
+      event: null,
+    },
+    update: { body: { name: 'Grace Hopper' }, event: null },
+    delete: true,
+    actions: [],
+    graphql: { list: 'users', get: 'user' },
+  },
+  // A new resource joins here: one entry, nothing else to edit. An update that
+  // emits no event (or an action that takes a body) says so in its entry.
 ];
 
 type Body = Record<string, unknown> & { id: string };

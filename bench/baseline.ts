@@ -1,5 +1,5 @@
 // The baseline of `npm run bench`: the least a real server must do to answer
-// GET and POST /v1/crm/contacts like the service does. node:http + pg, the same
+// GET and POST /v1/crm/contacts and GET /v1/crm/deals like the service does. node:http + pg, the same
 // tables and queries, a Bearer key checked by SHA-256 against "ApiKey" (cached in
 // memory, as the service caches resolved keys), and the same JSON bodies. Like
 // the service's Prisma client, it names its statements so each connection
@@ -40,6 +40,32 @@ interface ContactRow {
   createdAt: Date;
   updatedAt: Date;
 }
+
+interface DealRow {
+  id: string;
+  title: string;
+  /** bigint: node-postgres reads int8 as a string. */
+  amount: string;
+  currency: string;
+  stage: string;
+  contactId: string | null;
+  /** Read as text: node-postgres would make a date a local-time Date. */
+  expectedCloseDate: string | null;
+  closedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const DEAL_COLUMNS = `id, title, amount, currency, stage, "contactId", "expectedCloseDate"::text as "expectedCloseDate",
+  "closedAt", "createdAt", "updatedAt"`;
+
+const dealOf = (row: DealRow) => ({
+  ...row,
+  amount: Number(row.amount),
+  closedAt: row.closedAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
 
 const contactOf = (row: ContactRow) => ({
   ...row,
@@ -100,6 +126,25 @@ async function listContacts(organizationId: string, query: URLSearchParams) {
   ]);
   const total = count.rows[0]!.total;
   return { data: rows.rows.map(contactOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+}
+
+async function listDeals(organizationId: string, query: URLSearchParams) {
+  const page = pageParameter(query, 'page', 1, Number.MAX_SAFE_INTEGER);
+  const limit = pageParameter(query, 'limit', 50, 100);
+  const [rows, count] = await Promise.all([
+    pool.query<DealRow>({
+      name: 'deal_page',
+      text: `select ${DEAL_COLUMNS} from "Deal" where "organizationId" = $1 order by "createdAt", id limit $2 offset $3`,
+      values: [organizationId, limit, (page - 1) * limit],
+    }),
+    pool.query<{ total: number }>({
+      name: 'deal_count',
+      text: `select count(*)::int as total from "Deal" where "organizationId" = $1`,
+      values: [organizationId],
+    }),
+  ]);
+  const total = count.rows[0]!.total;
+  return { data: rows.rows.map(dealOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
 }
 
 async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
@@ -187,6 +232,11 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
+  if (url.pathname === '/v1/crm/deals') {
+    if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here`);
+    const key = await authenticate(req.headers.authorization, 'crm:read');
+    return send(res, 200, await listDeals(key.organizationId, url.searchParams));
+  }
   if (url.pathname !== '/v1/crm/contacts') throw new HttpError(404, 'NOT_FOUND', `No route for ${url.pathname}`);
   if (req.method === 'GET') {
     const key = await authenticate(req.headers.authorization, 'crm:read');

@@ -9,9 +9,11 @@
 //   BENCH_ROUNDS       measure each scenario this many times per server, alternating,
 //                      and keep each server's best round (default 1)
 //   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
-//   BENCH_SCENARIO     only the scenarios whose name contains this (e.g. get, post)
+//   BENCH_SCENARIO     only the scenarios whose name contains this (e.g. get, post, deal)
 //   BENCH_PROFILE=1    run both servers under --cpu-prof and print where their main
 //                      threads spend their time (profiles kept in .data/bench/profiles)
+// First: seeding goes through the services, whose modules declare type-graphql types.
+import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -33,6 +35,7 @@ const DATA_DIR = path.join(ROOT, '.data/bench');
 const PROFILE_DIR = path.join(DATA_DIR, 'profiles');
 const DATABASE = 'bp_bench';
 const CONTACTS = 10_000;
+const DEALS = 10_000;
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
@@ -51,6 +54,7 @@ interface Scenario {
 
 const ALL_SCENARIOS: Scenario[] = [
   { name: 'GET list', method: 'GET', path: '/v1/crm/contacts?page=1&limit=50', target: 0.75 },
+  { name: 'GET deals list', method: 'GET', path: '/v1/crm/deals?page=1&limit=50', target: 0.75 },
   {
     name: 'POST create',
     method: 'POST',
@@ -143,7 +147,7 @@ async function createBenchDatabase(): Promise<{ url: string; where: string }> {
   return { url, where };
 }
 
-/** An organization, its API key (crm:read crm:write) and CONTACTS contacts; returns the key. */
+/** An organization, its API key (crm:read crm:write), CONTACTS contacts and DEALS deals; returns the key. */
 async function seed(url: string): Promise<string> {
   const clients = connectDatabase(url, 2);
   const services = createServices(clients);
@@ -166,6 +170,20 @@ async function seed(url: string): Promise<string> {
          from generate_series(1, $2::int) as i,
               lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
         [organization.id, CONTACTS],
+      );
+      // Every stage, three of four deals with a contact, four of five with a date; same createdAt permutation.
+      await client.query(
+        `insert into "Deal" (id, "organizationId", title, amount, currency, stage, "contactId", "expectedCloseDate",
+                             "closedAt", "createdAt", "updatedAt")
+         select 'deal_seed' || lpad(i::text, 22, '0'), $1, 'Deal ' || i, ((i * 7919) % 1000000) * 100,
+                (array['USD', 'EUR', 'GBP'])[1 + i % 3], s.stage,
+                case when i % 4 = 0 then null else 'con_seed' || lpad((1 + (i * 31) % $3::int)::text, 22, '0') end,
+                case when i % 5 = 0 then null else date '2026-01-01' + i % 365 end,
+                case when s.stage in ('won', 'lost') then at + interval '7 days' end, at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t,
+              lateral (select (array['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'])[1 + i % 6] as stage) as s`,
+        [organization.id, DEALS, CONTACTS],
       );
       await client.query('analyze');
     });
@@ -223,16 +241,18 @@ async function call(server: Server, key: string, scenario: Scenario, body?: stri
 }
 
 /**
- * The servers must answer alike, or the comparison means nothing: the same list,
+ * The servers must answer alike, or the comparison means nothing: the same lists,
  * byte for byte, and a created contact with the same fields. The contacts
  * created here are deleted again, so the list scenario sees CONTACTS contacts.
  */
 async function checkSameAnswers(servers: Server[], key: string, databaseUrl: string): Promise<void> {
-  const [get, post] = ALL_SCENARIOS as [Scenario, Scenario];
-  const lists = await Promise.all(servers.map((server) => call(server, key, get)));
-  if (lists[0] !== lists[1]) {
-    throw new Error(`service and baseline list different contacts:\n${lists.map((b) => b.slice(0, 400)).join('\n')}`);
+  for (const get of ALL_SCENARIOS.filter(({ method }) => method === 'GET')) {
+    const lists = await Promise.all(servers.map((server) => call(server, key, get)));
+    if (lists[0] !== lists[1]) {
+      throw new Error(`${get.name}: service and baseline differ:\n${lists.map((b) => b.slice(0, 400)).join('\n')}`);
+    }
   }
+  const post = ALL_SCENARIOS.find(({ method }) => method === 'POST')!;
   const fields = await Promise.all(
     servers.map(async (server) => {
       const body = post.body!.replace('[<id>]', `check-${server.name}`);
@@ -373,7 +393,7 @@ async function main(): Promise<void> {
   await checkSameAnswers(servers, key, database.url);
 
   console.log(
-    `PostgreSQL: ${database.where}; ${CONTACTS} contacts; pool size ${POOL_SIZE} (both servers); ` +
+    `PostgreSQL: ${database.where}; ${CONTACTS} contacts, ${DEALS} deals; pool size ${POOL_SIZE} (both servers); ` +
       `${CONNECTIONS} connections; ${WARMUP_S} s warm-up, then best of ${ROUNDS} x ${DURATION_S} s per scenario ` +
       `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );

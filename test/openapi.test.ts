@@ -114,6 +114,8 @@ describe('GET /v1/openapi.json', () => {
       '/api-keys/{id}/rotate': ['post'],
       '/crm/contacts': ['get', 'post'],
       '/crm/contacts/{id}': ['delete', 'get', 'put'],
+      '/crm/deals': ['get', 'post'],
+      '/crm/deals/{id}': ['delete', 'get', 'put'],
       '/events': ['get'],
       '/events/{id}': ['get'],
       '/users': ['get', 'post'],

@@ -1,7 +1,7 @@
 // Identifiers: a type prefix (so a stray id says what it is) and a ULID, which
 // sorts by creation time and keeps the (organization, createdAt, id) index compact.
 import { randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 
 export const ID_PREFIX = {
   organization: 'org',
@@ -32,6 +32,10 @@ export function isWellFormedId(kind: IdKind, value: string): boolean {
   return value.length === ID_PREFIX[kind].length + 27 && new RegExp(`^${ID_PREFIX[kind]}_[0-9a-z]{26}$`).test(value);
 }
 
+// Monotonic within a process: ids made in the same millisecond (an update's
+// deal.stage_changed and deal.closed) still sort in the order they were made.
+const ulid = monotonicFactory(randomFraction);
+
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIX[kind]}_${ulid(Date.now(), randomFraction).toLowerCase()}`;
+  return `${ID_PREFIX[kind]}_${ulid(Date.now()).toLowerCase()}`;
 }

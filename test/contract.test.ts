@@ -40,6 +40,21 @@ const RESOURCES: ResourceContract[] = [
     graphql: { list: 'contacts', get: 'contact' },
   },
   {
+    name: 'deals',
+    path: '/crm/deals',
+    idPrefix: 'deal',
+    scopes: { read: 'crm:read', write: 'crm:write' },
+    create: {
+      body: (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR' }),
+      status: 201,
+      event: 'deal.created',
+    },
+    update: { body: { stage: 'qualified', title: 'Renamed' }, event: 'deal.stage_changed' },
+    delete: true,
+    actions: [],
+    graphql: { list: 'deals', get: 'deal' },
+  },
+  {
     name: 'API keys',
     path: '/api-keys',
     idPrefix: 'key',

@@ -157,12 +157,24 @@ describe('POST /v1/crm/deals', () => {
     ['contactId', { contactId: 'con_nope' }],
     ['contactId', { contactId: 42 }],
     ['probability', { probability: 0.5 }],
-    ['closedAt', { closedAt: '2026-01-01T00:00:00.000Z' }],
   ])('refuses a bad %s (%j) naming the field, writing nothing', async (field, patch) => {
     const before = await server.prisma.deal.count();
     const res = await server.rest('POST', '/v1/crm/deals', { key, body: { title: 'Bad', currency: 'USD', ...patch } });
     expectValidationError(res, field);
     expect(await server.prisma.deal.count()).toBe(before);
+  });
+
+  it('ignores the read-only closedAt, so a deal that was read can be sent back', async () => {
+    const res = await server.rest('POST', '/v1/crm/deals', {
+      key,
+      body: { title: 'Sent back', currency: 'USD', closedAt: '2026-01-01T00:00:00.000Z' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.closedAt).toBeNull();
+    const { id: _id, createdAt: _c, updatedAt: _u, ...readBack } = res.body;
+    const put = await server.rest('PUT', `/v1/crm/deals/${res.body.id}`, { key, body: { ...readBack, closedAt: 'x' } });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual(res.body);
   });
 
   it('requires the currency', async () => {
@@ -297,7 +309,6 @@ describe('PUT /v1/crm/deals/:id', () => {
     ['contactId', { contactId: 'nonsense' }],
     ['stage', { stage: 'archived' }],
     ['nickname', { nickname: 'x' }],
-    ['closedAt', { closedAt: null }],
   ])('refuses a bad %s (%j) and changes nothing', async (field, body) => {
     const deal = await createDeal();
     expectValidationError(await put(deal.id, body), field);

@@ -28,8 +28,8 @@ import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { servedRoutes } from './served-route.js';
 
-/** Sent back by the service; ignored in request bodies rather than rejected. */
-const READ_ONLY_FIELDS = ['id', 'createdAt', 'updatedAt'];
+/** Set by the service on every record; ignored in request bodies rather than rejected. */
+const ALWAYS_READ_ONLY = ['id', 'createdAt', 'updatedAt'];
 
 /** The body of a POST that takes none (an action such as revoke): any field in it is unknown, not ignored. */
 const NO_FIELDS = z.strictObject({});
@@ -47,20 +47,30 @@ export interface RestDependencies {
 
 type Locals = Required<Pick<AuthLocals, 'principal'>>;
 
-function withoutReadOnlyFields(body: unknown): unknown {
+/**
+ * The fields a route's answer shows but its body cannot set (`id`, `closedAt`,
+ * ...): ignored in bodies, so a record that was read can be sent back as it is.
+ */
+function readOnlyFieldsOf(row: { body?: z.ZodType; response?: z.ZodType }): string[] {
+  const shown = row.response instanceof z.ZodObject ? Object.keys(row.response.shape) : [];
+  const settable = new Set(row.body instanceof z.ZodObject ? Object.keys(row.body.shape) : []);
+  return [...new Set([...ALWAYS_READ_ONLY, ...shown])].filter((field) => !settable.has(field));
+}
+
+function withoutFields(body: unknown, fields: readonly string[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const copy = { ...(body as Record<string, unknown>) };
-  for (const field of READ_ONLY_FIELDS) delete copy[field];
+  for (const field of fields) delete copy[field];
   return copy;
 }
 
-function parseBody(schema: z.ZodType | undefined, body: unknown): unknown {
+function parseBody(schema: z.ZodType | undefined, body: unknown, readOnly: readonly string[]): unknown {
   if (!schema) return undefined;
   const value = body === undefined ? {} : body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object');
   }
-  return parseInput(schema, withoutReadOnlyFields(value));
+  return parseInput(schema, withoutFields(value, readOnly));
 }
 
 export function createRestRouter(deps: RestDependencies): Router {
@@ -77,6 +87,7 @@ export function createRestRouter(deps: RestDependencies): Router {
   for (const row of routes) {
     const operation = prepareOperation(deps.schema, row.operation);
     const hasBody = row.method === 'post' || row.method === 'put';
+    const readOnly = readOnlyFieldsOf(row);
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
 
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
@@ -84,7 +95,7 @@ export function createRestRouter(deps: RestDependencies): Router {
       const variables = row.variables({
         params: req.params as Record<string, string>,
         query: row.query ? parseInput(row.query, req.query) : undefined,
-        body: parseBody(row.body ?? (hasBody ? NO_FIELDS : undefined), req.body),
+        body: parseBody(row.body ?? (hasBody ? NO_FIELDS : undefined), req.body, readOnly),
       });
       const data = await runOperation(operation, variables, createContext(deps.services, principal));
       return { status: row.status, body: row.status === 204 ? undefined : data };

@@ -177,6 +177,46 @@ describe('API keys', () => {
   });
 });
 
-// Deals (create, update, stage change and close) and users (create, update)
-// join here when their branches merge: the same three steps each, a marked
-// value in the record's data.object, then neither the change nor the event.
+describe('deals', () => {
+  const dealsOf = (organizationId: string) => server.prisma.deal.findMany({ where: { organizationId } });
+  // The tenant's key wrote api_key.created: only the deal's events are in question.
+  const dealEvents = async (organizationId: string) =>
+    (await eventsOf(organizationId)).filter((event) => event.type.startsWith('deal.'));
+
+  it('create: a failed commit leaves neither the deal nor deal.created', async () => {
+    const { org, key } = await tenant(['crm:read', 'crm:write']);
+    const res = await server.rest('POST', '/v1/crm/deals', { key, body: { title: `${MARK} deal`, currency: 'EUR' } });
+    expectInternalError(res);
+    expect(await dealsOf(org.id)).toEqual([]);
+    expect(await dealEvents(org.id)).toEqual([]);
+  });
+
+  it('closing: a failed commit leaves the deal open, without deal.stage_changed or deal.closed', async () => {
+    const { org, key } = await tenant(['crm:read', 'crm:write']);
+    const created = await server.rest('POST', '/v1/crm/deals', { key, body: { title: 'Open', currency: 'EUR' } });
+    expect(created.status, created.text).toBe(201);
+    const events = await dealEvents(org.id);
+
+    const res = await server.rest('PUT', `/v1/crm/deals/${created.body.id}`, {
+      key,
+      body: { stage: 'won', title: `${MARK} won` },
+    });
+    expectInternalError(res);
+    expect((await server.rest('GET', `/v1/crm/deals/${created.body.id}`, { key })).body).toEqual(created.body);
+    expect(await dealEvents(org.id)).toEqual(events);
+  });
+
+  it('without the mark, a close commits with deal.stage_changed and deal.closed', async () => {
+    const { org, key } = await tenant(['crm:read', 'crm:write']);
+    const created = await server.rest('POST', '/v1/crm/deals', { key, body: { title: 'Fine', currency: 'EUR' } });
+    const won = await server.rest('PUT', `/v1/crm/deals/${created.body.id}`, { key, body: { stage: 'won' } });
+    expect(won.status, won.text).toBe(200);
+    expect((await dealEvents(org.id)).map((event) => event.type)).toEqual([
+      'deal.created',
+      'deal.stage_changed',
+      'deal.closed',
+    ]);
+  });
+});
+
+// Users emit no events (the specification has none for them): nothing to commit together.

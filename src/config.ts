@@ -34,6 +34,20 @@ const environmentSchema = z.object({
   RATE_LIMIT_MAX: integer(600, 1, 1_000_000_000),
   RATE_LIMIT_WINDOW_S: integer(60, 1, 86_400),
   BODY_LIMIT_BYTES: integer(1_048_576, 1024, 100 * 1_048_576),
+  // Limits on each GraphQL operation, checked before it runs (src/http/graphql-limits.ts).
+  // The document's size in bytes.
+  GRAPHQL_MAX_DOCUMENT_BYTES: integer(65_536, 1024, 100 * 1_048_576),
+  // Its tokens, counted by the parser. At most 2,000: graphql-js parses recursively,
+  // and a document of N tokens can nest N/2 deep.
+  GRAPHQL_MAX_TOKENS: integer(1_000, 50, 2_000),
+  // Nesting of the answer (fragments flattened); GraphQL tools' introspection query needs 15.
+  GRAPHQL_MAX_DEPTH: integer(20, 3, 100),
+  // Aliased fields (aliases of __typename are free).
+  GRAPHQL_MAX_ALIASES: integer(15, 0, 10_000),
+  // Selections with fragments expanded.
+  GRAPHQL_MAX_FIELDS: integer(1_000, 20, 1_000_000),
+  // Each field costs 1 plus its selection, which a list counts `limit` times (50 by default).
+  GRAPHQL_MAX_COST: integer(20_000, 100, 1_000_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TLS_CERT_FILE: optionalString,
   TLS_KEY_FILE: optionalString,
@@ -55,6 +69,15 @@ export interface Config {
   redisUrl?: string;
   rateLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
+  /** What one GraphQL operation may ask for; see GraphQLLimits. */
+  graphqlLimits: {
+    maxDocumentBytes: number;
+    maxTokens: number;
+    maxDepth: number;
+    maxAliases: number;
+    maxFields: number;
+    maxCost: number;
+  };
   logLevel: Environment['LOG_LEVEL'];
   tls?: { certFile: string; keyFile: string };
 }
@@ -86,6 +109,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_S },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    graphqlLimits: {
+      maxDocumentBytes: e.GRAPHQL_MAX_DOCUMENT_BYTES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxFields: e.GRAPHQL_MAX_FIELDS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
   };

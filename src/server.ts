@@ -45,7 +45,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     60 * 60 * 1000,
   ).unref();
   const schema = await getSchema();
-  const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config.bodyLimitBytes, logger);
+  const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config, logger);
 
   const app = express();
   app.disable('x-powered-by');

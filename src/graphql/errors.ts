@@ -16,10 +16,56 @@ function fieldOf(message: string): string | undefined {
   );
 }
 
+/** The request field an Apollo message names: `variables`, or the 'query' search parameter. */
+function requestFieldOf(message: string): string | undefined {
+  return (
+    /`(query|variables|operationName|extensions)`/.exec(message)?.[1] ?? /'(\w+)' search parameter/.exec(message)?.[1]
+  );
+}
+
+/**
+ * Apollo Server's errors about the HTTP request itself (not GET/POST, no query,
+ * a body that is not a GraphQL request, CSRF prevention, an unknown persisted
+ * query): the client's to fix, never INTERNAL_ERROR. The status Apollo chose
+ * (its `extensions.http`) picks the code: 405 and 415 have codes of their own.
+ */
+function requestErrorOf(error: GraphQLError): DomainError | undefined {
+  if (error.originalError) return undefined;
+  const message = error.message.trim();
+  switch (error.extensions?.code) {
+    case 'BAD_REQUEST': {
+      const status = (error.extensions.http as { status?: number } | undefined)?.status;
+      if (status === 405) return new DomainError('METHOD_NOT_ALLOWED', message);
+      if (status === 415) return new DomainError('UNSUPPORTED_MEDIA_TYPE', message);
+      return new DomainError('VALIDATION_ERROR', message, requestFieldOf(message));
+    }
+    case 'PERSISTED_QUERY_NOT_FOUND':
+      // The message stays Apollo's "PersistedQueryNotFound": APQ clients look for it to send the query.
+      return new DomainError('NOT_FOUND', message);
+    case 'PERSISTED_QUERY_NOT_SUPPORTED':
+    case 'OPERATION_RESOLUTION_FAILURE':
+      return new DomainError('VALIDATION_ERROR', message);
+    default:
+      return undefined;
+  }
+}
+
+// graphql-js's parser at its maxTokens ("more that" is its spelling).
+const TOO_MANY_TOKENS = /^Syntax Error: Document contains more th(?:an|at) (\d+) tokens/;
+// graphql-js stops validating when comparing fields or expanding fragments would cost too much.
+const VALIDATION_ABORTED = 'Validation aborted.';
+const tooComplexToValidate = () =>
+  new DomainError('VALIDATION_ERROR', 'The operation is too complex to validate (too many fields or fragments).');
+
 /** The DomainError behind a GraphQL error, or a VALIDATION_ERROR/INTERNAL_ERROR in its place. */
 export function domainErrorOf(error: GraphQLError): DomainError {
   const original = error.originalError;
   if (original instanceof DomainError) return original;
+  const requestError = requestErrorOf(error);
+  if (requestError) return requestError;
+  if (error.message === VALIDATION_ABORTED) return tooComplexToValidate();
+  const tokens = TOO_MANY_TOKENS.exec(error.message);
+  if (tokens) return new DomainError('VALIDATION_ERROR', `Token limit of ${tokens[1]} exceeded: parsing stopped.`);
   if (original && original instanceof GraphQLError) {
     // A variable that failed coercion: the outer message says which variable and where.
     const inner = domainErrorOf(original);

@@ -1,15 +1,23 @@
 // /graphql: Apollo Server over the shared schema, authenticated and rate-limited like /v1.
-import { ApolloServer } from '@apollo/server';
+// What the endpoint accepts: GET (queries) and POST (JSON bodies, one operation
+// each; batched arrays are refused), within the limits of graphql-limits.ts.
+// Every refusal is an answer in GraphQL's shape, {errors: [{message, extensions: {code}}]},
+// with the status of the code (src/http/errors.ts); none is logged as a fault.
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { CredentialResolver } from '../auth/credentials.js';
+import type { Config } from '../config.js';
+import { DomainError } from '../errors.js';
 import { createContext, type Context } from '../graphql/context.js';
 import { graphQLErrorFormatter } from '../graphql/errors.js';
 import type { Services } from '../graphql/modules.js';
 import type { Logger } from '../logger.js';
 import { authenticate, type AuthLocals } from './authenticate.js';
+import { jsonBodyReader } from './body.js';
 import { toDomainError, writeErrorHead } from './errors.js';
+import { documentSizeRefusal, limitValidationRules, limitsPlugin, type GraphQLLimits } from './graphql-limits.js';
 import type { SharedRateLimiter } from './rate-limit.js';
 
 export interface GraphQLHttp {
@@ -22,11 +30,20 @@ export async function createGraphQLHttp(
   services: Services,
   credentials: CredentialResolver,
   rateLimiter: SharedRateLimiter,
-  bodyLimitBytes: number,
+  { bodyLimitBytes, graphqlLimits: limits }: Pick<Config, 'bodyLimitBytes' | 'graphqlLimits'>,
   logger: Logger,
 ): Promise<GraphQLHttp> {
   const formatError = graphQLErrorFormatter((cause) => logger.error({ err: cause }, 'graphql operation failed'));
-  const apollo = new ApolloServer<Context>({ schema, formatError, introspection: true });
+  const apollo = new ApolloServer<Context>({
+    schema,
+    formatError,
+    introspection: true,
+    // graphql-js's parser stops at this many tokens, before its recursion can go deep.
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: limitValidationRules(limits),
+    plugins: [limitsPlugin(limits), persistedQueryStatus],
+    allowBatchedHttpRequests: false,
+  });
   await apollo.start();
   const middleware = expressMiddleware(apollo, {
     // authenticate() ran first: a refused credential fails only the operations that need one.
@@ -35,10 +52,20 @@ export async function createGraphQLHttp(
       return createContext(services, principal, authError);
     },
   });
+  const readJsonBody = jsonBodyReader(bodyLimitBytes);
   return {
     handler: [
+      onlyGetAndPost,
       authenticate(credentials, rateLimiter, { optional: true }),
-      express.json({ limit: bodyLimitBytes }),
+      (req: Request, res: Response, next: NextFunction) => {
+        // A GET carries its operation in the URL; Apollo's middleware still wants req.body set.
+        if (req.method !== 'POST') {
+          req.body = undefined;
+          return next();
+        }
+        readJsonBody(req, res).then(() => next(), next);
+      },
+      graphQLRequestShape(limits),
       middleware,
       graphQLHttpErrorHandler(logger),
     ],
@@ -46,7 +73,72 @@ export async function createGraphQLHttp(
   };
 }
 
-/** Errors before Apollo runs (rate limit, body parsing) in GraphQL's response shape. */
+/** 405 with Allow for any other method, before credentials or bodies are read. */
+const onlyGetAndPost: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'POST') return next();
+  res.setHeader('Allow', 'GET, POST');
+  next(new DomainError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on /graphql; use GET or POST`));
+};
+
+/**
+ * What Apollo would refuse with less helpful words, or not at all: a batch (a
+ * JSON array), a body that is not an object, no query, a query that is not a
+ * string or is longer than the document limit.
+ */
+function graphQLRequestShape(limits: GraphQLLimits): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    let query: unknown;
+    let persisted = false;
+    if (req.method === 'POST') {
+      const body: unknown = req.body;
+      if (Array.isArray(body)) {
+        return next(
+          new DomainError(
+            'VALIDATION_ERROR',
+            'Batched requests (a JSON array of operations) are not supported: send one operation per request',
+          ),
+        );
+      }
+      if (typeof body !== 'object' || body === null) {
+        return next(
+          new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object with a "query" string'),
+        );
+      }
+      const request = body as { query?: unknown; extensions?: { persistedQuery?: unknown } };
+      query = request.query;
+      persisted = typeof request.extensions === 'object' && request.extensions?.persistedQuery !== undefined;
+    } else {
+      const search = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+      query = search.get('query') ?? undefined;
+      persisted = search.has('extensions');
+    }
+    if (query !== undefined && query !== null && typeof query !== 'string') {
+      return next(new DomainError('VALIDATION_ERROR', 'The "query" must be a string (a GraphQL document)', 'query'));
+    }
+    if (!query && !persisted) {
+      return next(
+        new DomainError('VALIDATION_ERROR', 'The request has no "query": send a GraphQL document in it', 'query'),
+      );
+    }
+    const tooLarge = typeof query === 'string' ? documentSizeRefusal(query, limits) : undefined;
+    next(tooLarge);
+  };
+}
+
+/** An unknown persisted-query hash is a 404 (Apollo answers 200), so no cache or proxy takes it for a success. */
+const persistedQueryStatus: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ errors, response }) {
+        if (errors?.some((error) => error.extensions?.code === 'PERSISTED_QUERY_NOT_FOUND')) {
+          response.http.status = 404;
+        }
+      },
+    };
+  },
+};
+
+/** Errors before Apollo runs (method, rate limit, body, request shape) in GraphQL's response shape. */
 function graphQLHttpErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const domain = toDomainError(error);

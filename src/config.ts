@@ -23,6 +23,10 @@ const environmentSchema = z.object({
       .optional(),
   ),
   DATABASE_POOL_SIZE: integer(10, 1, 500),
+  // How long a request waits for a free pooled connection before a 503 (Retry-After).
+  DATABASE_POOL_TIMEOUT_MS: integer(2000, 1, 60_000),
+  // PostgreSQL's statement_timeout on the API's sessions; 0 turns it off.
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(5000, 0, 3_600_000),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: integer(54329, 1, 65535),
   REDIS_URL: optionalString.pipe(
@@ -33,6 +37,10 @@ const environmentSchema = z.object({
   ),
   RATE_LIMIT_MAX: integer(600, 1, 1_000_000_000),
   RATE_LIMIT_WINDOW_S: integer(60, 1, 86_400),
+  // Requests without a valid credential, per client address; unset: RATE_LIMIT_MAX.
+  RATE_LIMIT_UNAUTHENTICATED_MAX: optionalString.pipe(
+    z.coerce.number<string>().int().min(1).max(1_000_000_000).optional(),
+  ),
   BODY_LIMIT_BYTES: integer(1_048_576, 1024, 100 * 1_048_576),
   // Limits on each GraphQL operation, checked before it runs (src/http/graphql-limits.ts).
   // The document's size in bytes.
@@ -48,6 +56,11 @@ const environmentSchema = z.object({
   GRAPHQL_MAX_FIELDS: integer(1_000, 20, 1_000_000),
   // Each field costs 1 plus its selection, which a list counts `limit` times (50 by default).
   GRAPHQL_MAX_COST: integer(20_000, 100, 1_000_000_000),
+  // A client has this long to send its headers, and the whole request; an idle
+  // keep-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_S.
+  HTTP_HEADERS_TIMEOUT_S: integer(10, 1, 600),
+  HTTP_REQUEST_TIMEOUT_S: integer(30, 1, 3600),
+  HTTP_KEEP_ALIVE_TIMEOUT_S: integer(65, 1, 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TLS_CERT_FILE: optionalString,
   TLS_KEY_FILE: optionalString,
@@ -64,10 +77,16 @@ export interface Config {
   /** Unset: the service starts an embedded PostgreSQL under dataDir. */
   databaseUrl?: string;
   databasePoolSize: number;
+  /** Wait for a free pooled connection before answering 503. */
+  databasePoolTimeoutMs: number;
+  /** statement_timeout of the API's database sessions; 0: none. */
+  databaseStatementTimeoutMs: number;
   dataDir: string;
   embeddedPostgresPort: number;
   redisUrl?: string;
   rateLimit: { max: number; windowSeconds: number };
+  /** Requests without a valid credential, counted per client address. */
+  unauthenticatedRateLimit: { max: number; windowSeconds: number };
   bodyLimitBytes: number;
   /** What one GraphQL operation may ask for; see GraphQLLimits. */
   graphqlLimits: {
@@ -78,6 +97,7 @@ export interface Config {
     maxFields: number;
     maxCost: number;
   };
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: Environment['LOG_LEVEL'];
   tls?: { certFile: string; keyFile: string };
 }
@@ -94,6 +114,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.TLS_CERT_FILE) !== Boolean(e.TLS_KEY_FILE)) {
     throw new ConfigError('Invalid configuration:\n  TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_S > e.HTTP_REQUEST_TIMEOUT_S) {
+    throw new ConfigError(
+      'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S',
+    );
+  }
   const scheme = e.TLS_CERT_FILE ? 'https' : 'http';
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
@@ -104,10 +129,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `${scheme}://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     dataDir: path.resolve(e.DATA_DIR),
     embeddedPostgresPort: e.EMBEDDED_PG_PORT,
     redisUrl: e.REDIS_URL,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_S },
+    unauthenticatedRateLimit: {
+      max: e.RATE_LIMIT_UNAUTHENTICATED_MAX ?? e.RATE_LIMIT_MAX,
+      windowSeconds: e.RATE_LIMIT_WINDOW_S,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     graphqlLimits: {
       maxDocumentBytes: e.GRAPHQL_MAX_DOCUMENT_BYTES,
@@ -116,6 +147,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxFields: e.GRAPHQL_MAX_FIELDS,
       maxCost: e.GRAPHQL_MAX_COST,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_S * 1000,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_S * 1000,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_S * 1000,
     },
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,

@@ -4,14 +4,18 @@ import express, { type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { connectDatabase, type PrismaClient } from './db/prisma.js';
+import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
+import { identifyClient } from './http/authenticate.js';
+import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
 import { createGraphQLHttp } from './http/graphql.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { SharedRateLimiter } from './http/rate-limit.js';
 import { createRateLimitStore } from './http/rate-limit-store.js';
+import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from './logger.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
 
@@ -27,17 +31,25 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
     logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
   const logConnectionError = connectionErrorLogger('database');
-  const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError);
+  const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError, {
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    poolTimeoutMs: config.databasePoolTimeoutMs,
+  });
   const services = createServices({ prisma, pool });
   const credentials = new CredentialResolver(prisma, logger);
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,
+    unauthenticatedMax: config.unauthenticatedRateLimit.max,
     databaseUrl,
     redisUrl: config.redisUrl,
     onError: connectionErrorLogger('rate-limit store'),
   });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
+  const unauthenticatedRateLimiter = new SharedRateLimiter(
+    rateLimitStore.unauthenticatedLimiter,
+    config.unauthenticatedRateLimit.max,
+  );
   const idempotency = new IdempotencyStore(prisma);
   const pruneIdempotencyKeys = setInterval(
     () =>
@@ -52,13 +64,25 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
 
+  app.use(securityHeaders());
+  // Liveness costs nothing and must answer probes whatever else happens: before any limit.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  // Before anything reads a body or a credential: a declared body over the limit, an
+  // unknown Content-Encoding, then the budget of requests without a valid credential.
+  const guards = [bodyGuard(config.bodyLimitBytes), identifyClient(credentials, unauthenticatedRateLimiter)];
+  // /graphql first, with the guards inside its chain, so their errors get GraphQL's shape.
+  app.use('/graphql', ...guards, ...graphql.handler);
+  app.use(...guards);
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;
       res.json({ status: 'ready' });
     } catch {
-      sendError(res, new DomainError('SERVICE_UNAVAILABLE', 'The database is not reachable'));
+      const retryAfter = RETRY_AFTER_SECONDS.unreachable;
+      sendError(
+        res,
+        new DomainError('SERVICE_UNAVAILABLE', 'The database is not reachable', undefined, { retryAfter }),
+      );
     }
   });
   app.use(
@@ -74,7 +98,6 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
       publicUrl: config.publicUrl,
     }),
   );
-  app.use('/graphql', ...graphql.handler);
   app.use((req: Request, res: Response) =>
     sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path}`)),
   );

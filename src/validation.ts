@@ -1,5 +1,12 @@
 // Parses input with a zod schema and turns the first problem into a
-// VALIDATION_ERROR naming the field, in the words an API client can act on.
+// VALIDATION_ERROR naming the field, in the words an API client can act on:
+//   missing            'email' is required
+//   wrong type         'email' must be a string, not a number   ('tags' must be an array, not a string)
+//   null not allowed   'email' must be a string, not null
+//   a rule             'email': must be a valid email address    (the schema's own message)
+//   repeated in a query string   'page' must be given only once
+// zod 4 leaves the offending value off its issues unless asked (`reportInput`):
+// without it a wrong type and a missing field look alike.
 import type { z } from 'zod';
 import { DomainError } from './errors.js';
 
@@ -9,22 +16,71 @@ type Issue = z.core.$ZodIssue;
 export const hasNoNul = (text: string) => !text.includes('\u0000');
 export const NUL_MESSAGE = 'must not contain NUL characters';
 
-function describe(issue: Issue, field: string): { field: string; message: string } {
+const EXPECTED: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  bigint: 'an integer',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  date: 'a date',
+};
+
+/** How a JSON value is named in a message: `a number`, `an array`, `null`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'boolean') return 'a boolean';
+  return `a ${typeof value}`;
+}
+
+/** zod's own message (not one the schema gave) for an invalid_type issue. */
+const isDefaultTypeMessage = (message: string) => message.startsWith('Invalid input');
+
+interface Source {
+  /** A query string: a repeated parameter arrives as an array. */
+  query?: boolean;
+}
+
+function describe(issue: Issue, field: string, source: Source): { field: string; message: string } {
+  const subject = field ? `'${field}'` : 'The input';
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const name = field ? `${field}.${key}` : key;
     return { field: name, message: `Unknown field '${name}'` };
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return { field, message: `'${field}' is required` };
+  const hasInput = 'input' in issue && issue.input !== undefined;
+  if (source.query && issue.path.length === 1 && hasInput && Array.isArray(issue.input)) {
+    return { field, message: `${subject} must be given only once` };
+  }
+  if (issue.code === 'invalid_type') {
+    if (!hasInput) return { field, message: `${subject} is required` };
+    if (isDefaultTypeMessage(issue.message)) {
+      const expected = EXPECTED[issue.expected] ?? `of type ${issue.expected}`;
+      const received = kindOf(issue.input);
+      // 1.5 for an integer is a number, but not the right one: no "not a number".
+      const sameKind = expected === 'an integer' && received === 'a number';
+      return { field, message: `${subject} must be ${expected}${sameKind ? '' : `, not ${received}`}` };
+    }
   }
   return { field, message: field ? `'${field}': ${issue.message}` : issue.message };
 }
 
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+function parse<S extends z.ZodType>(schema: S, input: unknown, source: Source): z.output<S> {
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const { field, message } = describe(issue, issue.path.map(String).join('.'));
+  const { field, message } = describe(issue, issue.path.map(String).join('.'), source);
   throw new DomainError('VALIDATION_ERROR', message, field || undefined);
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  return parse(schema, input, {});
+}
+
+/** parseInput for a parsed query string, where `?page=1&page=2` gives `page: ['1', '2']`. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  return parse(schema, query, { query: true });
 }

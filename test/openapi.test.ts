@@ -129,7 +129,7 @@ describe('GET /v1/openapi.json', () => {
         expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: expect.any(Array) }]);
         expect(operation.operationId).toEqual(expect.any(String));
         operationIds.add(operation.operationId);
-        for (const status of ['401', '429']) {
+        for (const status of ['401', '429', '503']) {
           expect(jsonSchemaOf(operation.responses[status]), `${method} ${path} ${status}`).toEqual({
             $ref: '#/components/schemas/Error',
           });

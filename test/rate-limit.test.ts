@@ -105,12 +105,14 @@ describe('a budget of 5 requests per 60 s', () => {
     expectRateLimited(await list(server, spent), 5, 60);
   });
 
-  it('does not charge requests without a valid credential to anybody', async () => {
+  it('charges requests without a valid credential to their client address, not to any credential', async () => {
     const key = await org.key(['crm:read']);
-    for (let i = 0; i < 7; i++) {
+    // The address's own budget (RATE_LIMIT_UNAUTHENTICATED_MAX, by default RATE_LIMIT_MAX): 5, then 429.
+    for (let i = 0; i < 5; i++) {
       const res = await server.rest('GET', '/v1/crm/contacts', { key: 'bpk_not_a_real_key' });
       expect(res.status).toBe(401);
     }
+    expectRateLimited(await server.rest('GET', '/v1/crm/contacts', { key: 'bpk_not_a_real_key' }), 5, 60);
     const res = await list(server, key);
     expect(res.status).toBe(200);
     expect(expectRateLimitHeaders(res, 5, 60).remaining).toBe(4);

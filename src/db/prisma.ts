@@ -34,17 +34,37 @@ export interface DatabaseClients {
   pool: pg.Pool;
 }
 
+export interface SessionLimits {
+  /** PostgreSQL's statement_timeout for every session of the pool; 0 or unset: none. */
+  statementTimeoutMs?: number;
+  /**
+   * How long a query or transaction waits for a free connection (pool exhausted,
+   * or a connection that takes long to open) before failing; unset: forever.
+   */
+  poolTimeoutMs?: number;
+}
+
 export function connectDatabase(
   connectionString: string,
   poolSize: number,
   onPoolError?: (error: Error) => void,
+  { statementTimeoutMs, poolTimeoutMs }: SessionLimits = {},
 ): DatabaseClients {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    // Sent in each session's startup packet: no round trip, and it cannot be lost by a reset.
+    ...(statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
+    ...(poolTimeoutMs && { connectionTimeoutMillis: poolTimeoutMs }),
+  });
   const adapter = new PrismaPg(pool, {
     statementNameGenerator: statementNames(),
     onPoolError,
     // prisma.$disconnect() ends the pool.
     disposeExternalPool: true,
   });
-  return { prisma: new PrismaClient({ adapter }), pool };
+  // A transaction waits for its connection a little longer than the pool lets it,
+  // so the pool's own timeout (which withdraws the request) is the one that fires.
+  const transactionOptions = poolTimeoutMs ? { maxWait: poolTimeoutMs + 500 } : undefined;
+  return { prisma: new PrismaClient({ adapter, transactionOptions }), pool };
 }

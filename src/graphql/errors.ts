@@ -3,6 +3,7 @@
 // INTERNAL_ERROR without its message, which may hold SQL or paths.
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, internalError, isErrorCode } from '../errors.js';
+import { databaseUnavailable } from '../db/unavailable.js';
 
 /**
  * The input field a graphql-js message names: `at "input.email"`,
@@ -78,7 +79,8 @@ export function domainErrorOf(error: GraphQLError): DomainError {
     return new DomainError('VALIDATION_ERROR', error.message, fieldOf(error.message));
   }
   if (isErrorCode(code) && !original) return new DomainError(code, error.message);
-  return internalError(original ?? error);
+  // A database that is down, overloaded or too slow is a 503 to retry, not a fault of ours.
+  return databaseUnavailable(original ?? error) ?? internalError(original ?? error);
 }
 
 /** Apollo's formatError: the DomainError's code and field, and a log line for internal faults. */

@@ -2,6 +2,9 @@
 // own database) by default, Redis when REDIS_URL is set. If the store fails,
 // an in-process counter stands in (rate-limiter-flexible's insurance limiter)
 // rather than failing requests.
+//
+// Two budgets live in the store: each credential's (key prefix `api`), and each
+// client address's for requests without a valid credential (prefix `anon`).
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import {
@@ -14,6 +17,8 @@ import {
 export interface RateLimitStoreOptions {
   max: number;
   windowSeconds: number;
+  /** Budget per client address of requests without a valid credential, per window. */
+  unauthenticatedMax: number;
   databaseUrl: string;
   redisUrl?: string;
   onError?: (error: Error) => void;
@@ -21,16 +26,19 @@ export interface RateLimitStoreOptions {
 
 export interface RateLimitStore {
   limiter: RateLimiterAbstract;
+  unauthenticatedLimiter: RateLimiterAbstract;
   close(): Promise<void>;
 }
 
 export async function createRateLimitStore(options: RateLimitStoreOptions): Promise<RateLimitStore> {
-  const common = {
-    keyPrefix: 'api',
-    points: options.max,
+  const budget = (keyPrefix: string, points: number) => ({
+    keyPrefix,
+    points,
     duration: options.windowSeconds,
-    insuranceLimiter: new RateLimiterMemory({ points: options.max, duration: options.windowSeconds }),
-  };
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: options.windowSeconds }),
+  });
+  const credentials = budget('api', options.max);
+  const addresses = budget('anon', options.unauthenticatedMax);
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     redis.on('error', (error: Error) => options.onError?.(error));
@@ -39,18 +47,27 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
       redis.once('error', reject);
     });
     return {
-      limiter: new RateLimiterRedis({ ...common, storeClient: redis }),
+      limiter: new RateLimiterRedis({ ...credentials, storeClient: redis }),
+      unauthenticatedLimiter: new RateLimiterRedis({ ...addresses, storeClient: redis }),
       close: async () => void (await redis.quit()),
     };
   }
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process.
   pool.on('error', (error) => options.onError?.(error));
+  const postgres = { storeClient: pool, storeType: 'pool', tableName: 'rate_limits' };
+  // The first limiter creates the table and clears its expired rows (every prefix's) hourly.
   const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
     const created: RateLimiterPostgres = new RateLimiterPostgres(
-      { ...common, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', clearExpiredByTimeout: true },
+      { ...credentials, ...postgres, clearExpiredByTimeout: true },
       (error?: unknown) => (error ? reject(error) : resolve(created)),
     );
   });
-  return { limiter, close: () => pool.end() };
+  const unauthenticatedLimiter = new RateLimiterPostgres({
+    ...addresses,
+    ...postgres,
+    tableCreated: true,
+    clearExpiredByTimeout: false,
+  });
+  return { limiter, unauthenticatedLimiter, close: () => pool.end() };
 }

@@ -23,7 +23,7 @@ import {
   type Answer,
 } from '../http/idempotency.js';
 import type { SharedRateLimiter } from '../http/rate-limit.js';
-import { parseInput } from '../validation.js';
+import { parseInput, parseQuery } from '../validation.js';
 import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { servedRoutes } from './served-route.js';
@@ -94,7 +94,7 @@ export function createRestRouter(deps: RestDependencies): Router {
     const answer = async (req: Request, principal: Principal): Promise<Answer> => {
       const variables = row.variables({
         params: req.params as Record<string, string>,
-        query: row.query ? parseInput(row.query, req.query) : undefined,
+        query: row.query ? parseQuery(row.query, req.query) : undefined,
         body: parseBody(row.body ?? (hasBody ? NO_FIELDS : undefined), req.body, readOnly),
       });
       const data = await runOperation(operation, variables, createContext(deps.services, principal));
@@ -145,6 +145,9 @@ export function restErrorHandler(logger: Logger) {
     const domain = toDomainError(error);
     if (domain.code === 'INTERNAL_ERROR') {
       logger.error({ err: domain.cause ?? error, method: req.method, url: req.originalUrl }, 'request failed');
+    } else if (domain.code === 'SERVICE_UNAVAILABLE') {
+      const cause = domain.cause instanceof Error ? domain.cause.message : undefined;
+      logger.warn({ cause, method: req.method, url: req.originalUrl }, domain.message);
     }
     if (res.headersSent) return res.end();
     sendError(res, domain);

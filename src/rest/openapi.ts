@@ -47,6 +47,7 @@ function errorResponses(row: RestRoute) {
     '401': errorResponse('Missing, invalid, expired or revoked credential'),
     '429': errorResponse('Rate limit exceeded; see Retry-After'),
     '500': errorResponse('Internal error'),
+    '503': errorResponse('The database is unreachable, busy or too slow right now; see Retry-After'),
   };
   if (row.query || row.body) responses['400'] = errorResponse('Invalid request (error.field names the field)');
   if (row.scope) responses['403'] = errorResponse(`Credential lacks the ${row.scope} scope`);

@@ -8,7 +8,7 @@ export const errorSchema = z
       code: z.enum(ERROR_CODES),
       message: z.string(),
       field: z.string().optional().describe('Present for validation errors: the offending field.'),
-      retryAfter: z.int().optional().describe('Present for rate limiting: seconds to wait.'),
+      retryAfter: z.int().optional().describe('Present with 429 and 503: seconds to wait before retrying.'),
     }),
   })
   .meta({ id: 'Error' });

@@ -8,6 +8,7 @@ import { parseConfig, type Config } from '../../src/config.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
 import type { Services } from '../../src/graphql/modules.js';
 import { createLogger } from '../../src/logger.js';
+import { configureHttpServer } from '../../src/http/server-options.js';
 import { createPlatform } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -53,6 +54,7 @@ export async function startTestServer(
   const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url, ...env });
   const platform = await createPlatform(config, db.url, createLogger(config));
   const server = http.createServer(platform.app);
+  configureHttpServer(server, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

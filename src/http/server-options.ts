@@ -1,0 +1,127 @@
+// What the HTTP(S) server itself decides, before Express sees a request: how
+// long a client may take to send its headers and its whole request, how long
+// an idle keep-alive connection stays open, the answer to a request Node's
+// parser refuses (in the envelope, not Node's bare status line), and whether to
+// invite a body announced with `Expect: 100-continue`.
+//
+// Call configureHttpServer(server, config) on every server that serves the
+// platform's app, before listen().
+import type http from 'node:http';
+import type https from 'node:https';
+import type { Duplex } from 'node:stream';
+import type { Config } from '../config.js';
+import type { ErrorCode } from '../errors.js';
+
+/** Node's default, stated: request line plus headers, in bytes (431 above it). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+interface ParserAnswer {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+};
+
+/** The answer to an error Node's HTTP parser (or its timers) raised on a connection. */
+export function parserErrorAnswer(error: NodeJS.ErrnoException, config: Pick<Config, 'http'>): ParserAnswer {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `The request line and headers must total at most ${MAX_HEADER_BYTES} bytes`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The chunk extensions are too large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        code: 'VALIDATION_ERROR',
+        message:
+          `The request was not received in time: headers within ${config.http.headersTimeoutMs / 1000} s, ` +
+          `the whole request within ${config.http.requestTimeoutMs / 1000} s`,
+      };
+    case 'HPE_INVALID_METHOD':
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The request method is not valid' };
+    case 'HPE_INVALID_URL':
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The request target is not a valid URL' };
+    case 'HPE_INVALID_CONTENT_LENGTH':
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The Content-Length header is not valid' };
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The chunked body is not valid' };
+    case 'HPE_INVALID_HEADER_TOKEN':
+    case 'HPE_INVALID_CONSTANT':
+    case 'HPE_LF_EXPECTED':
+    case 'HPE_CR_EXPECTED':
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'A request header is not valid' };
+    default:
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP/1.1' };
+  }
+}
+
+/** The whole raw response: the envelope, closed connection, the headers every answer carries. */
+function rawAnswer({ status, code, message }: ParserAnswer): string {
+  const body = JSON.stringify({ error: { code, message } });
+  return [
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Referrer-Policy: no-referrer',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Node's `clientError` event: answer in the envelope if nothing was sent yet, then close. */
+function onClientError(config: Pick<Config, 'http'>) {
+  return (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // The client went away, or an answer already started: nothing sensible can be written.
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { bytesWritten?: number }).bytesWritten) {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawAnswer(parserErrorAnswer(error, config)));
+    // A client that does not read must not keep the socket: end() waits for the write to drain.
+    setTimeout(() => socket.destroy(), 1000).unref();
+  };
+}
+
+/**
+ * Timeouts chosen for an API (Node's defaults are 60 s for headers, 300 s for a
+ * request and 5 s keep-alive, checked every 30 s) and parser errors in the envelope.
+ */
+export function configureHttpServer(
+  server: http.Server | https.Server,
+  config: Pick<Config, 'http' | 'bodyLimitBytes'>,
+): void {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.http;
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = requestTimeoutMs;
+  // Longer than the 60 s idle timeout of common load balancers, so the server never
+  // closes a connection a balancer is about to reuse (which it would answer with a 502).
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  // Node checks the two timeouts above on this interval (30 s by default), which
+  // would let a stalled client hold its connection up to 30 s longer. Read at listen().
+  (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    1000,
+    Math.max(100, headersTimeoutMs / 4),
+  );
+  server.on('clientError', onClientError(config));
+  // `Expect: 100-continue` (curl sends it for bodies over 1 MiB): invite the body only
+  // if it may be accepted; otherwise the app answers 413 before the client sends it.
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!(Number(req.headers['content-length'] ?? 0) > config.bodyLimitBytes)) res.writeContinue();
+    server.emit('request', req, res);
+  });
+}

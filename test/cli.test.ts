@@ -6,9 +6,13 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { useServer } from './support/fixtures.js';
 import { freePort } from './support/free-port.js';
+
+// Each test starts one or more CLI processes (Node, tsx, the schema's modules, a
+// migration check: 2-5 s each), beside the other files' tests on a 2-core machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -134,8 +134,9 @@ describe('bodies that are valid JSON but not an object', () => {
       if (body.startsWith('[')) return; // an array on /graphql is a batch, refused by the GraphQL layer
       const graphql = await server.rest('POST', '/graphql', { key, body });
       expect(graphql.status).toBe(400);
+      // GraphQL says what the object must hold: a "query" string.
       expect(graphql.body.errors[0]).toMatchObject({
-        message: 'The request body must be a JSON object',
+        message: expect.stringMatching(/^The request body must be a JSON object/),
         extensions: { code: 'VALIDATION_ERROR' },
       });
     },

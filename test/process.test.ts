@@ -120,12 +120,19 @@ function postmasterPid(): number | undefined {
   return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
 }
 
+/** The process exists and has not exited (a zombie, exited but not yet reaped by its new parent, has). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false; // gone meanwhile
   }
 }
 

@@ -92,8 +92,11 @@ export async function startEmbeddedPostgres({
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('error', (error) => log.push(String(error)));
   for (const stream of [child.stdout!, child.stderr!]) {
+    let partial = '';
     stream.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const line of chunk.split('\n').filter(Boolean)) {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines.filter(Boolean)) {
         log.push(line);
         if (log.length > 50) log.shift();
         onLog?.(line);

@@ -362,7 +362,8 @@ function printProfile(server: Server): void {
 /** The node arguments of `npm start`, so the bench runs the service exactly as users do. */
 function startCommandArguments(): string[] {
   const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = packageJson.scripts.start.split(/\s+/);
+  // `exec` makes the shell npm runs the script in become node, so signals reach the service.
+  const [command, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
   return args;
 }

@@ -317,6 +317,8 @@ describe('first run on a fresh machine (no DATABASE_URL)', () => {
       // PostgreSQL went with it: its port is free and it left no postmaster.pid behind.
       expect(await portIsFree(pgPort)).toBe(true);
       expect(existsSync(path.join(dataDir, 'postgres', 'cluster', 'postmaster.pid'))).toBe(false);
+      // Nor its claim on DATA_DIR: the next start owns it.
+      expect(existsSync(path.join(dataDir, 'postgres', 'owner.json'))).toBe(false);
 
       const second = startService(env, port);
       await second.ready;
@@ -353,7 +355,10 @@ describe('first run on a fresh machine (no DATABASE_URL)', () => {
       const exit = await Promise.race([service.exited, sleep(90_000).then(() => 'timeout' as const)]);
       expect(exit).not.toBe('timeout');
       expect((exit as Exit).code).not.toBe(0);
-      expect(service.stdout() + service.stderr()).toContain('EMBEDDED_PG_PORT');
+      // One line that names the port and the setting; no stack trace.
+      expect(service.stderr().trim().split('\n')).toEqual([
+        `the embedded PostgreSQL cannot listen on 127.0.0.1:${pgPort}: the port is in use by another program (stop it, or set EMBEDDED_PG_PORT)`,
+      ]);
       expect(service.stdout()).not.toContain(BANNER);
     },
     SLOW,

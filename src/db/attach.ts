@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
+import { DataDirInUseError, liveOwner } from './data-dir-lock.js';
 import { embeddedPasswordFile, embeddedServerUrl } from './embedded-postgres.js';
 import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase, type DatabaseHandle } from './server.js';
 
@@ -33,11 +34,17 @@ export async function attachOrStartDatabase(
   const running = await attachEmbeddedPostgres(config);
   if (running) return running;
   try {
-    return { ...(await openDatabase(config, onLog)), origin: 'started' };
+    return { ...(await openDatabase(config, onLog, { owner: 'cli' })), origin: 'started' };
   } catch (error) {
-    // Another process may have started it between the probe and our start.
-    const late = await attachEmbeddedPostgres(config).catch(() => undefined);
-    if (late) return late;
+    if (!(error instanceof DataDirInUseError)) throw error;
+    // Another process owns it and is starting (or stopping) its PostgreSQL: use it once it answers.
+    const deadline = Date.now() + TRANSITION_WAIT_MS;
+    while (Date.now() < deadline) {
+      const late = await attachEmbeddedPostgres(config).catch(() => undefined);
+      if (late) return late;
+      if (!(await liveOwner(embeddedClusterDir(config.dataDir)))) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     throw error;
   }
 }

@@ -1,13 +1,17 @@
 // Where the service's database lives: DATABASE_URL when set, otherwise the
 // embedded PostgreSQL under DATA_DIR (started here, stopped by the caller).
+// One process at a time owns DATA_DIR's PostgreSQL (data-dir-lock.ts); one that
+// a killed owner left running is stopped first, keeping the data.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { lockDataDir, type OwnerKind } from './data-dir-lock.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres.js';
 
 export const EMBEDDED_DATABASE_NAME = 'platform';
 
-/** The embedded cluster of a DATA_DIR. */
+/** The embedded PostgreSQL's directory of a DATA_DIR (its cluster, password and owner file). */
 export function embeddedClusterDir(dataDir: string): string {
   return path.join(dataDir, 'postgres');
 }
@@ -18,27 +22,50 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /** Who will own DATA_DIR's PostgreSQL; named when another process is refused. */
+  owner?: OwnerKind;
+  /** PostgreSQL in a process group of its own (the service: it stops PostgreSQL last). */
+  detached?: boolean;
+  /** Things an operator should know (a leftover PostgreSQL was stopped). */
+  notice?: (message: string, fields: Record<string, unknown>) => void;
+}
+
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPostgresPort'>,
   onLog?: (line: string) => void,
+  options: OpenOptions = {},
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     return { url: config.databaseUrl, embedded: false, close: async () => {} };
   }
-  const server = await startEmbeddedPostgres({
-    dir: embeddedClusterDir(config.dataDir),
-    port: config.embeddedPostgresPort,
-    onLog,
-  });
+  const dir = embeddedClusterDir(config.dataDir);
+  await mkdir(dir, { recursive: true });
+  const lock = await lockDataDir(dir, config.dataDir, options.owner ?? 'service');
   try {
-    await ensureDatabase(server.serverUrl, EMBEDDED_DATABASE_NAME);
+    await stopLeftoverPostgres(dir, options.notice);
+    const server = await startEmbeddedPostgres({
+      dir,
+      port: config.embeddedPostgresPort,
+      onLog,
+      detached: options.detached,
+    });
+    try {
+      await ensureDatabase(server.serverUrl, EMBEDDED_DATABASE_NAME);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return {
+      url: withDatabaseName(server.serverUrl, EMBEDDED_DATABASE_NAME),
+      embedded: true,
+      close: async () => {
+        await server.stop();
+        await lock.release();
+      },
+    };
   } catch (error) {
-    await server.stop();
+    await lock.release();
     throw error;
   }
-  return {
-    url: withDatabaseName(server.serverUrl, EMBEDDED_DATABASE_NAME),
-    embedded: true,
-    close: () => server.stop(),
-  };
 }

@@ -13,6 +13,7 @@ import { EmbeddedPostgresError } from './db/embedded-postgres.js';
 import { applyMigrations } from './db/schema-engine.js';
 import { openDatabase, type DatabaseHandle } from './db/server.js';
 import { drainable, type Drainable } from './drain.js';
+import { configureHttpServer } from './http/server-options.js';
 import { createLogger } from './logger.js';
 import { createPlatform, type Platform } from './server.js';
 
@@ -96,7 +97,8 @@ async function start(): Promise<void> {
         requests.listener,
       )
     : http.createServer(requests.listener);
-  server.keepAliveTimeout = 65_000;
+  // Timeouts, and the HTTP parser's own errors in the envelope; before listen(), which reads them.
+  configureHttpServer(server, config);
   server.once('error', (error: NodeJS.ErrnoException) => {
     const reason =
       error.code === 'EADDRINUSE'

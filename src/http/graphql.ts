@@ -36,6 +36,8 @@ export async function createGraphQLHttp(
   const formatError = graphQLErrorFormatter((cause) => logger.error({ err: cause }, 'graphql operation failed'));
   const apollo = new ApolloServer<Context>({
     schema,
+    // The service stops Apollo in its own shutdown order (src/main.ts).
+    stopOnTerminationSignals: false,
     formatError,
     introspection: true,
     // graphql-js's parser stops at this many tokens, before its recursion can go deep.

@@ -60,6 +60,9 @@ function environment(port: number): NodeJS.ProcessEnv {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    // The requests these tests hold behind a row lock must outlast the shutdown deadline,
+    // not end at the default 5 s statement timeout.
+    DATABASE_STATEMENT_TIMEOUT_MS: '60000',
     npm_config_update_notifier: 'false',
   };
 }

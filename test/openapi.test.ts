@@ -148,6 +148,16 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/crm/contacts/{id}'].delete.security).toEqual([{ bearerAuth: ['crm:write'] }]);
   });
 
+  it('documents Idempotency-Key on every POST, and only there', () => {
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const header = (operation.parameters ?? []).find((p: { name: string }) => p.name === 'Idempotency-Key');
+        if (method === 'post') expect(header, `${method} ${path}`).toMatchObject({ in: 'header', required: false });
+        else expect(header, `${method} ${path}`).toBeUndefined();
+      }
+    }
+  });
+
   it('documents page and limit (1 to 100) on the lists', () => {
     for (const path of ['/crm/contacts', '/events']) {
       const parameters: any[] = doc.paths[path].get.parameters;

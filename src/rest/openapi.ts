@@ -37,6 +37,17 @@ function queryParameters(query: z.ZodType | undefined) {
   });
 }
 
+/** Any POST may carry one (src/http/idempotency.ts). */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a repeat with the same key and body within 24 hours gets the first answer ' +
+    '(with `Idempotent-Replayed: true`); the same key with another body is 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: COMPONENT_URI('Error') } } },
@@ -74,7 +85,7 @@ function operationOf(row: RestRoute) {
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
-    parameters: [...pathParameters, ...queryParameters(row.query)],
+    parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
     ...(row.body && {
       requestBody: { required: true, content: { 'application/json': { schema: toSchema(row.body, 'input') } } },
     }),

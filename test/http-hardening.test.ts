@@ -4,6 +4,7 @@
 // or slow. Every answer is in the envelope (or GraphQL's shape on /graphql),
 // never a 500 and never silence.
 import http from 'node:http';
+import net from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,6 +204,27 @@ describe("errors Node's HTTP parser finds", () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.closed).toBe(true);
+  });
+
+  it.each([
+    ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`, 431],
+    ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n', 400],
+  ] as const)('answers %s on a kept-alive connection too, after an answer on it', async (_name, request, status) => {
+    // Found by the fuzz test: a client's pooled connection had already carried an answer.
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (data) => (received += data.toString('latin1')));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (!received.includes('{"status":"ok"}')) await sleep(10);
+    socket.write(request);
+    await closed;
+    const second = received.slice(received.indexOf('{"status":"ok"}') + '{"status":"ok"}'.length);
+    expect(second).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4));
+    expect(body.error.code).toBe(status === 431 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR');
   });
 });
 

@@ -83,11 +83,22 @@ function rawAnswer({ status, code, message }: ParserAnswer): string {
   ].join('\r\n');
 }
 
-/** Node's `clientError` event: answer in the envelope if nothing was sent yet, then close. */
+/**
+ * Whether an answer on the connection has started to go out. Node's own test (its
+ * default clientError handling): the response in flight, if any, has sent its
+ * head. Not the socket's bytesWritten, which on a kept-alive connection counts
+ * the earlier, finished answers too and would leave every later error unanswered.
+ */
+function answerStarted(socket: Duplex): boolean {
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  return Boolean(inFlight?.headersSent);
+}
+
+/** Node's `clientError` event: answer in the envelope if no answer has started, then close. */
 function onClientError(config: Pick<Config, 'http'>) {
   return (error: NodeJS.ErrnoException, socket: Duplex) => {
     // The client went away, or an answer already started: nothing sensible can be written.
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as { bytesWritten?: number }).bytesWritten) {
+    if (error.code === 'ECONNRESET' || !socket.writable || answerStarted(socket)) {
       socket.destroy();
       return;
     }

@@ -83,6 +83,20 @@ describe('Idempotency-Key', () => {
     expect(await contactCount('long@example.com')).toBe(0);
   });
 
+  it('refuses a body nested too deeply to hash with 400, not 500', async () => {
+    // Found by the fuzz test: JSON.parse takes any depth, the request hash's JSON.stringify does not.
+    for (const body of [
+      '['.repeat(100_000) + ']'.repeat(100_000),
+      `{"email":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+    ]) {
+      const res = await post(body, 'deep');
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error).toEqual({ code: 'VALIDATION_ERROR', message: 'The request body is nested too deeply' });
+    }
+    // The key was not taken: a proper request may use it.
+    expect((await post({ email: 'after-deep@example.com' }, 'deep')).status).toBe(201);
+  });
+
   it('lets a key be used again after 24 hours', async () => {
     const first = await post({ email: 'day-old@example.com' }, 'day-old');
     await server.prisma.idempotencyKey.update({

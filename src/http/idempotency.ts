@@ -15,10 +15,16 @@ const ABANDONED_AFTER_SECONDS = 60;
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method} ${path}\n`)
-    .update(JSON.stringify(body ?? null))
-    .digest('hex');
+  let json: string;
+  try {
+    json = JSON.stringify(body ?? null);
+  } catch (error) {
+    // JSON.parse reads any depth, JSON.stringify recurses: a body nested some
+    // thousands of levels deep overflows its stack. No route takes such a body.
+    if (error instanceof RangeError) throw new DomainError('VALIDATION_ERROR', 'The request body is nested too deeply');
+    throw error;
+  }
+  return createHash('sha256').update(`${method} ${path}\n`).update(json).digest('hex');
 }
 
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {

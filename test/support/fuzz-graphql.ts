@@ -27,6 +27,7 @@ import {
   idValue,
   maybe,
   printable,
+  size,
   wrongJson,
   type FuzzRequest,
   type FuzzWorld,
@@ -357,16 +358,14 @@ const META_SELECTIONS: FieldSelection[] = [
 
 const limitDocuments = fc.oneof(
   // Nesting through introspection's ofType, which every schema has.
-  fc
-    .integer({ min: 10, max: 3_000 })
-    .map((n) => `{ __schema { types { fields { type { ${'ofType { '.repeat(n)}name${' }'.repeat(n)} } } } } }`),
-  fc
-    .integer({ min: 5, max: 3_000 })
-    .map(
-      (n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: events(limit: 100) { data { id data } }`).join(' ')} }`,
-    ),
-  fc.integer({ min: 10, max: 20_000 }).map((n) => `{ ${'__typename '.repeat(n)}}`),
-  fc.integer({ min: 2, max: 25 }).map((levels) => {
+  size(10, 3_000).map(
+    (n) => `{ __schema { types { fields { type { ${'ofType { '.repeat(n)}name${' }'.repeat(n)} } } } } }`,
+  ),
+  size(5, 3_000).map(
+    (n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: events(limit: 100) { data { id data } }`).join(' ')} }`,
+  ),
+  size(10, 20_000).map((n) => `{ ${'__typename '.repeat(n)}}`),
+  size(2, 25).map((levels) => {
     const fragments = [`fragment F0 on Query { __typename }`];
     for (let i = 1; i < levels; i++) fragments.push(`fragment F${i} on Query { ...F${i - 1} ...F${i - 1} }`);
     return `{ ...F${levels - 1} }\n${fragments.join('\n')}`;
@@ -392,8 +391,8 @@ const limitDocuments = fc.oneof(
     '{ contact(id: 1) { id } }',
     '{ contacts(limit: 100) { data { deals { contact { deals { contact { deals { id } } } } } } } }',
   ),
-  fc.integer({ min: 60_000, max: 200_000 }).map((n) => `{ __typename }\n#${'x'.repeat(n)}`),
-  fc.integer({ min: 1_000, max: 900_000 }).map((n) => `{ contacts(q: "${'q'.repeat(n)}") { data { id } } }`),
+  size(60_000, 200_000).map((n) => `{ __typename }\n#${'x'.repeat(n)}`),
+  size(1_000, 900_000).map((n) => `{ contacts(q: "${'q'.repeat(n)}") { data { id } } }`),
 );
 
 /** The text spoiled: cut short, or a stray character put in. */

@@ -57,6 +57,9 @@ export function maybe<T>(arbitrary: fc.Arbitrary<T>, present: number, absent: nu
   return fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary });
 }
 
+/** A length or depth spread evenly over its range: fast-check's bias to small values would keep long and deep inputs rare. */
+export const size = (min: number, max: number) => fc.noBias(fc.integer({ min, max }));
+
 // ---------------------------------------------------------------------------
 // Values that break things: strings, numbers and JSON of every wrong kind.
 // None of them contains what the test looks for in answers (stack frames, SQL,
@@ -126,7 +129,7 @@ const HOSTILE_STRINGS = [
 
 /** Long runs of one character, up to past the 16 KB header limit and the 64 KB GraphQL document limit. */
 const longString = fc
-  .tuple(fc.constantFrom('x', 'é', '😀', '%', ' ', '\u0000'), fc.integer({ min: 200, max: 70_000 }))
+  .tuple(fc.constantFrom('x', 'é', '😀', '%', ' ', '\u0000'), size(200, 70_000))
   .map(([char, n]) => char.repeat(n));
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -197,8 +200,8 @@ export const wrongJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 2_000 }).map((depth) => nested(depth)) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 2_000 }).map((n) => Array.from({ length: n }, () => 'x')) },
+  { weight: 1, arbitrary: size(50, 2_000).map((depth) => nested(depth)) },
+  { weight: 1, arbitrary: size(50, 2_000).map((n) => Array.from({ length: n }, () => 'x')) },
 );
 
 // ---------------------------------------------------------------------------
@@ -220,7 +223,7 @@ const headerValue = fc.oneof(
       maxLength: 10,
     }),
   },
-  { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 20_000 }).map((n) => 'h'.repeat(n)) },
+  { weight: 1, arbitrary: size(1_000, 20_000).map((n) => 'h'.repeat(n)) },
 );
 
 const GARBAGE_AUTHORIZATION = [
@@ -413,9 +416,7 @@ function mutation(fields: string[]): fc.Arbitrary<Mutation> {
     },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(field, fc.integer({ min: 1_000, max: 300_000 }))
-        .map(([name, n]) => withField(name, 'x'.repeat(n))),
+      arbitrary: fc.tuple(field, size(1_000, 300_000)).map(([name, n]) => withField(name, 'x'.repeat(n))),
     },
     {
       weight: 1,
@@ -457,9 +458,9 @@ const badBodyText = fc.oneof(
     'email=a@example.com',
     '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
   ),
-  fc.integer({ min: 100, max: 100_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
-  fc.integer({ min: 100, max: 100_000 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
-  fc.integer({ min: 1_000_000, max: 1_100_000 }).map((n) => JSON.stringify({ email: 'x'.repeat(n) })),
+  size(100, 100_000).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
+  size(100, 100_000).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
+  size(1_000_000, 1_100_000).map((n) => JSON.stringify({ email: 'x'.repeat(n) })),
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
@@ -645,7 +646,16 @@ export function restRequest(operation: RestOperation, prefix: string, world: Fuz
       query: queryString(operation, world),
       authorization: authorization(world),
       body: schema ? maybe(body, 12, 1) : maybe(body, 1, 8),
-      idempotencyKey: maybe(fc.oneof(fc.constantFrom('fuzz-1', 'fuzz-2', '', ' ', 'k'.repeat(256)), headerValue), 1, 6),
+      // Fresh keys, two that repeat (with the same body or another), malformed ones now and then.
+      idempotencyKey: maybe(
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constantFrom('fuzz-1', 'fuzz-2') },
+          { weight: 4, arbitrary: fc.uuid() },
+          { weight: 1, arbitrary: fc.oneof(fc.constantFrom('', ' ', 'a b', 'k'.repeat(256)), headerValue) },
+        ),
+        1,
+        2,
+      ),
       extraHeaders: maybe(
         fc.dictionary(
           fc.constantFrom('x-forwarded-for', 'accept', 'accept-charset', 'origin', 'x-http-method-override', 'range'),
@@ -716,9 +726,7 @@ export function concurrently(request: fc.Arbitrary<FuzzRequest>): fc.Arbitrary<F
     { weight: 6, arbitrary: fc.array(request, { minLength: 1, maxLength: 4 }) },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(request, fc.integer({ min: 2, max: 4 }))
-        .map(([one, times]) => Array.from({ length: times }, () => one)),
+      arbitrary: fc.tuple(request, size(2, 4)).map(([one, times]) => Array.from({ length: times }, () => one)),
     },
   );
 }

@@ -3,22 +3,28 @@
 // need no per-row mapping in the request's thread; through Prisma's model API,
 // mapping 50 rows cost more CPU than the rest of a list request.
 import type pg from 'pg';
+import type { Principal } from '../../auth/principal.js';
+import { parseInput } from '../../validation.js';
 import { sqlSelectOf, type PublicType } from './fields.js';
 import { orderOf, whereOf, type AnyListDefinition } from './list.js';
 import { pageWindow, paginationOf, type Page, type PageRequest } from './page.js';
 
-export interface ListQuery<T> {
+/** What a resource's list reads: its table, its public type and its list definition. */
+export interface ListSource<T> {
   table: string;
   type: PublicType<T>;
   list: AnyListDefinition;
-  organizationId: string;
-  /** The list's schema's output: page, limit, sort and filters. */
-  filter: PageRequest & Record<string, unknown>;
 }
 
-export async function listPage<T>(pool: pg.Pool, query: ListQuery<T>): Promise<Page<T>> {
-  const { table, type, filter } = query;
-  const where = whereOf(query.list, query.organizationId, filter, table);
+/** One page of the caller's organization's records; `args` are checked with the list's schema. */
+export async function listPage<T>(
+  pool: pg.Pool,
+  { table, type, list }: ListSource<T>,
+  principal: Principal,
+  args: unknown,
+): Promise<Page<T>> {
+  const filter = parseInput(list.schema, args) as PageRequest & Record<string, unknown>;
+  const where = whereOf(list, principal.organizationId, filter, table);
   const { skip, take } = pageWindow(filter);
   const n = where.params.length;
   const [page, count] = await Promise.all([

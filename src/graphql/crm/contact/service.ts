@@ -27,13 +27,7 @@ export class ContactService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<Contact>> {
-    return listPage(this.db.pool, {
-      table: 'Contact',
-      type: Contact,
-      list: contactList,
-      organizationId: principal.organizationId,
-      filter: parseInput(contactList.schema, args),
-    });
+    return listPage(this.db.pool, { table: 'Contact', type: Contact, list: contactList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<Contact> {

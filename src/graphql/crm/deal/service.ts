@@ -31,13 +31,7 @@ export class DealService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<Deal>> {
-    return listPage(this.db.pool, {
-      table: 'Deal',
-      type: Deal,
-      list: dealList,
-      organizationId: principal.organizationId,
-      filter: parseInput(dealList.schema, args),
-    });
+    return listPage(this.db.pool, { table: 'Deal', type: Deal, list: dealList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<Deal> {

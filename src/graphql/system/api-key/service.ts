@@ -35,13 +35,7 @@ export class ApiKeyService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<ApiKey>> {
-    return listPage(this.db.pool, {
-      table: 'ApiKey',
-      type: ApiKey,
-      list: apiKeyList,
-      organizationId: principal.organizationId,
-      filter: parseInput(apiKeyList.schema, args),
-    });
+    return listPage(this.db.pool, { table: 'ApiKey', type: ApiKey, list: apiKeyList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<ApiKey> {

@@ -31,13 +31,7 @@ export class UserService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<User>> {
-    return listPage(this.db.pool, {
-      table: 'User',
-      type: User,
-      list: userList,
-      organizationId: principal.organizationId,
-      filter: parseInput(userList.schema, args),
-    });
+    return listPage(this.db.pool, { table: 'User', type: User, list: userList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<User> {

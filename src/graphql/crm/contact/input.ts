@@ -1,7 +1,7 @@
 // Contact input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
-import { defineList, filter, likePattern } from '../../kit/list.js';
+import { defineList, filter, searchFilter } from '../../kit/list.js';
 import { email, text } from '../../kit/values.js';
 
 const tags = z
@@ -35,11 +35,15 @@ export const contactList = defineList('Contact', {
       where: (p) => `lower("Contact".company) = lower(${p})`,
     }),
     tag: filter(text(64), { description: 'Contacts carrying this tag.', where: (p) => `${p} = any("Contact".tags)` }),
-    q: filter(text(200), {
-      description: 'Text search over names, email and company.',
-      where: (p) =>
-        `("Contact"."firstName" ilike ${p} or "Contact"."lastName" ilike ${p} or "Contact".email ilike ${p} or "Contact".company ilike ${p})`,
-      value: likePattern,
-    }),
+    q: searchFilter(
+      'Contact',
+      [
+        { name: 'firstName', nullable: true },
+        { name: 'lastName', nullable: true },
+        { name: 'email', nullable: false },
+        { name: 'company', nullable: true },
+      ],
+      { schema: text(200), description: 'Text search over names, email and company (e.g. "ada lovelace").' },
+    ),
   },
 });

@@ -2,7 +2,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
-import { defineList, filter, likePattern } from '../../kit/list.js';
+import { defineList, filter, searchFilter } from '../../kit/list.js';
 import { text } from '../../kit/values.js';
 import { DEAL_STAGES } from './type.js';
 
@@ -48,10 +48,9 @@ export const dealList = defineList('Deal', {
       description: 'Deals of this contact.',
       where: (p) => `"Deal"."contactId" = ${p}`,
     }),
-    q: filter(text(200), {
+    q: searchFilter('Deal', [{ name: 'title', nullable: false }], {
+      schema: text(200),
       description: 'Text search in the title.',
-      where: (p) => `"Deal".title ilike ${p}`,
-      value: likePattern,
     }),
   },
 });

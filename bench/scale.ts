@@ -1,0 +1,133 @@
+// npm run bench:scale: does a list stay flat as an organization's data grows?
+// Measures the service (as `npm start` runs it) at 10,000, 100,000 and
+// 1,000,000 contacts in one organization, with as many rows of another
+// organization in the same table: the unfiltered list's first page, a deep page
+// (90% of the way through), and the q search for a rare word (20 matches at
+// every size) and for a common one (11% of the rows match).
+//
+//   DATABASE_URL        a PostgreSQL server to use (database bp_bench_scale is
+//                       created and dropped); unset: embedded PostgreSQL
+//   BENCH_SCALE_SIZES   comma-separated sizes (default 10000,100000,1000000)
+//   BENCH_DURATION_S    seconds measured per scenario and size (default 5)
+// First: seeding goes through the services, whose modules declare type-graphql types.
+import 'reflect-metadata';
+import autocannon from 'autocannon';
+import { operatorPrincipal } from '../src/auth/principal.js';
+import { connectDatabase } from '../src/db/prisma.js';
+import { createServices } from '../src/graphql/modules.js';
+import { cleanup, createBenchDatabase, printTable, startCommandArguments, startServer, withClient } from './harness.js';
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const CONNECTIONS = 16;
+const BATCH = 100_000;
+const RARE_MATCHES = 20;
+
+interface Scenario {
+  name: string;
+  path: (size: number) => string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'list, page 1', path: () => '/v1/crm/contacts?limit=50' },
+  { name: 'list, page at 90%', path: (size) => `/v1/crm/contacts?limit=50&page=${Math.floor((size * 0.9) / 50)}` },
+  { name: `q, rare word (${RARE_MATCHES} rows)`, path: () => '/v1/crm/contacts?limit=50&q=zyxwv' },
+  { name: 'q, common words (11% of rows)', path: () => '/v1/crm/contacts?limit=50&q=company%207' },
+];
+
+async function createOrganization(url: string, name: string): Promise<{ id: string; key: string }> {
+  const clients = connectDatabase(url, 2);
+  try {
+    const services = createServices(clients);
+    const { organization } = await services.organizations.create({
+      name,
+      adminEmail: `admin@${name.toLowerCase()}.example`,
+      adminPassword: 'bench-password',
+    });
+    const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
+      name: 'bench',
+      scopes: ['crm:read'],
+    });
+    return { id: organization.id, key };
+  } finally {
+    await clients.prisma.$disconnect();
+  }
+}
+
+/** Contacts number `from + 1` to `to` of each organization, in batches; the first few carry the rare word. */
+async function addContacts(url: string, organizationIds: string[], from: number, to: number): Promise<void> {
+  await withClient(url, async (client) => {
+    for (const [n, organizationId] of organizationIds.entries()) {
+      for (let start = from; start < to; start += BATCH) {
+        await client.query(
+          `insert into "Contact" (id, "organizationId", "firstName", "lastName", email, company, tags, "createdAt", "updatedAt")
+           select 'con_scale' || $4::int || lpad(i::text, 20, '0'), $1, 'First' || i, 'Last' || i,
+                  'contact' || i || '@scale.example',
+                  case when i <= $5::int then 'Zyxwv Labs' else 'Company ' || (i % 100) end,
+                  array['scale'], at, at
+           from generate_series($2::int + 1, $3::int) as i,
+                lateral (select timestamptz '2020-01-01 00:00:00Z' + i * interval '1 second' as at) as t`,
+          [organizationId, start, Math.min(start + BATCH, to), n, RARE_MATCHES],
+        );
+      }
+    }
+    await client.query('vacuum analyze "Contact"');
+  });
+}
+
+async function main(): Promise<void> {
+  const database = await createBenchDatabase('bp_bench_scale');
+  const measured = await createOrganization(database.url, 'Measured');
+  const other = await createOrganization(database.url, 'Other');
+  const service = await startServer('service', {
+    poolSize: 10,
+    args: startCommandArguments(),
+    env: { DATABASE_URL: database.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000' },
+    readyPath: '/readyz',
+  });
+  console.log(`PostgreSQL: ${database.where}; ${CONNECTIONS} connections, ${DURATION_S} s per scenario and size`);
+
+  const results = new Map<string, string[]>(SCENARIOS.map(({ name }) => [name, []]));
+  const rates = new Map<string, number[]>(SCENARIOS.map(({ name }) => [name, []]));
+  let seeded = 0;
+  let warm = false;
+  for (const size of SIZES) {
+    const started = Date.now();
+    await addContacts(database.url, [measured.id, other.id], seeded, size);
+    seeded = size;
+    console.log(
+      `${size} contacts in each of 2 organizations (seeded in ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
+    for (const scenario of SCENARIOS) {
+      const url = service.url + scenario.path(size);
+      const headers = { authorization: `Bearer ${measured.key}` };
+      const check = await fetch(url, { headers });
+      if (!check.ok) throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`);
+      // The first measurement also warms the service up (JIT, prepared statements).
+      await autocannon({ url, headers, connections: CONNECTIONS, duration: warm ? 1 : 5 });
+      warm = true;
+      const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+      if (result.non2xx || result.errors) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers`);
+      console.log(`  ${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms`);
+      results.get(scenario.name)!.push(`${result.requests.average.toFixed(0)} (${result.latency.p50} ms)`);
+      rates.get(scenario.name)!.push(result.requests.average);
+    }
+  }
+
+  console.log();
+  const header = ['scenario', ...SIZES.map((size) => `${size.toLocaleString('en')}: req/s (p50)`)];
+  const last = SIZES.length - 1;
+  printTable([
+    [...header, `${SIZES[last]!.toLocaleString('en')} vs ${SIZES[0]!.toLocaleString('en')}`],
+    ...SCENARIOS.map(({ name }) => {
+      const rate = rates.get(name)!;
+      return [name, ...results.get(name)!, `${((rate[last]! / rate[0]!) * 100).toFixed(0)}%`];
+    }),
+  ]);
+}
+
+try {
+  await main();
+} finally {
+  await cleanup();
+}

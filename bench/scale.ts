@@ -107,9 +107,11 @@ async function main(): Promise<void> {
       await autocannon({ url, headers, connections: CONNECTIONS, duration: warm ? 1 : 5 });
       warm = true;
       const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
-      if (result.non2xx || result.errors) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers`);
-      console.log(`  ${scenario.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms`);
-      results.get(scenario.name)!.push(`${result.requests.average.toFixed(0)} (${result.latency.p50} ms)`);
+      // Under this load a slow search can run into the statement timeout (503): shown, not hidden.
+      const failed = result.non2xx + result.errors + result.timeouts;
+      const cell = `${result.requests.average.toFixed(0)} (${result.latency.p50} ms)${failed ? `, ${failed} failed` : ''}`;
+      console.log(`  ${scenario.name}: ${cell}`);
+      results.get(scenario.name)!.push(cell);
       rates.get(scenario.name)!.push(result.requests.average);
     }
   }

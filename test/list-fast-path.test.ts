@@ -201,7 +201,8 @@ describe('q', () => {
       { email: 'under_score@x.example' },
       { email: 'underXscore@x.example' },
     ];
-    for (const body of contacts) expect((await server.rest('POST', '/v1/crm/contacts', { key, body })).status).toBe(201);
+    for (const body of contacts)
+      expect((await server.rest('POST', '/v1/crm/contacts', { key, body })).status).toBe(201);
     const found = async (q: string) => {
       const res = await server.rest('GET', `/v1/crm/contacts?q=${encodeURIComponent(q)}`, { key });
       expect(res.status).toBe(200);

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactList } from '../src/graphql/crm/contact/input.js';
 import { dealList } from '../src/graphql/crm/deal/input.js';
-import { whereOf, type AnyListDefinition } from '../src/graphql/kit/list.js';
+import { likePattern, type AnyListDefinition } from '../src/graphql/kit/list.js';
 import { useServer } from './support/fixtures.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '100000' });
@@ -154,30 +154,19 @@ describe('deep pages (from offset 1,000, found through the index first)', () => 
 });
 
 describe('q', () => {
-  let searched: string;
-
-  beforeAll(async () => {
-    // An organization big enough that reading its rows would cost more than the index.
-    searched = (await server.org()).id;
-    await insertContacts(searched, 'search', 20_000);
-    await db.query(
-      `insert into "Deal" (id, "organizationId", title, currency, "updatedAt")
-       select 'deal_search' || i, $1, 'Deal number ' || i, 'EUR', now() from generate_series(1, 20000) as i`,
-      [searched],
-    );
-    await db.query('analyze "Contact"; analyze "Deal"');
-  });
-
-  /** The plan PostgreSQL picks for the list's count under `q`, with sequential scans ruled out. */
+  /**
+   * The plan of a count under the list's own `q` condition alone, sequential scans
+   * ruled out: only an index built on exactly that expression can serve it, so any
+   * other plan is a (penalised) Seq Scan. The organization's condition is left out
+   * on purpose: which index wins with it depends on the data and the planner version.
+   */
   async function planOf(table: string, list: AnyListDefinition): Promise<string> {
-    const where = whereOf(list, searched, { q: 'lovelace' }, table);
+    const condition = list.filters.q!.where('$1');
     const client = await db.connect();
     try {
       await client.query('set enable_seqscan = off');
-      const types = where.params.map(() => 'text').join(', ');
-      await client.query(`prepare q_plan (${types}) as select count(*) from "${table}" where ${where.sql}`);
-      const literals = where.params.map((param) => `'${String(param)}'`).join(', ');
-      const { rows } = await client.query(`explain (format json) execute q_plan (${literals})`);
+      await client.query(`prepare q_plan (text) as select count(*) from "${table}" where ${condition}`);
+      const { rows } = await client.query(`explain (format json) execute q_plan ('${likePattern('lovelace')}')`);
       await client.query('deallocate q_plan');
       await client.query('reset enable_seqscan');
       return JSON.stringify(rows);

@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { migrateWorkerSchema } from '../jobs/worker-schema.js';
 
 const require = createRequire(import.meta.url);
 const NO_FILTER = { externalTables: [], externalEnums: [] };
@@ -50,7 +51,7 @@ export async function withSchemaEngine<T>(
   });
   function remember<A extends { dispose(): Promise<void> }>(adapter: A): A {
     opened.push(adapter);
-    return adapter;
+    return wholeScripts(adapter);
   }
   const engine = await SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, datamodel]] },
@@ -63,6 +64,34 @@ export async function withSchemaEngine<T>(
     engine.free();
     await Promise.all(opened.map((adapter) => adapter.dispose()));
   }
+}
+
+/**
+ * The pg adapter's executeScript splits a migration on every `;`, even inside a
+ * quoted string, a `$$` function body or a comment, so a plpgsql function (the
+ * webhook fan-out trigger) cannot be written. Send the script whole instead, as
+ * the native engine behind `prisma migrate deploy` does: PostgreSQL runs a
+ * multi-statement simple query as one implicit transaction, so a migration is
+ * also all or nothing (and cannot hold CREATE INDEX CONCURRENTLY).
+ */
+function wholeScripts<A extends object>(adapter: A): A {
+  const target = adapter as A & {
+    client?: { query(text: string): Promise<unknown> };
+    executeScript?: (script: string) => Promise<void>;
+    onError?: (error: unknown) => never;
+  };
+  const client = target.client;
+  if (!client || typeof target.executeScript !== 'function') return adapter;
+  target.executeScript = async (script: string) => {
+    try {
+      await client.query(script);
+    } catch (error) {
+      // The adapter's own translation of a pg error into Prisma's driver error.
+      if (target.onError) target.onError(error);
+      throw error;
+    }
+  };
+  return adapter;
 }
 
 export async function readMigrations(): Promise<MigrationList> {
@@ -90,13 +119,19 @@ export async function readMigrations(): Promise<MigrationList> {
   };
 }
 
-/** Applies every pending migration in prisma/migrations; returns the names applied. */
+/**
+ * Applies every pending migration in prisma/migrations, then graphile-worker's own
+ * schema (src/jobs/worker-schema.ts), which the webhook fan-out trigger calls into;
+ * returns the names applied.
+ */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
   const migrationsList = await readMigrations();
-  return withSchemaEngine(connectionString, async (engine) => {
+  const applied = await withSchemaEngine(connectionString, async (engine) => {
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
     return appliedMigrationNames;
   });
+  await migrateWorkerSchema(connectionString);
+  return applied;
 }
 
 /**

@@ -42,9 +42,10 @@ function workerLogger(logger: Logger): WorkerLogger {
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await secretBoxFor(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
-  pool.on('error', (error: Error & { code?: string }) =>
-    logger.warn({ code: error.code, error: error.message }, 'worker database connection error'),
-  );
+  const connectionError = (error: Error & { code?: string }) =>
+    logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
+  pool.on('error', connectionError);
+  pool.on('connect', (client) => client.on('error', connectionError));
   let runner: Runner;
   try {
     runner = await run({

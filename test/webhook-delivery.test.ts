@@ -72,17 +72,35 @@ describe('signature and envelope', () => {
   it('delivers every event type the domain raises, signed over the exact bytes sent, as GET /v1/events shows it', async () => {
     const { key } = await tenant();
     const target = await receiver();
-    const types = ['contact.created', 'contact.updated', 'deal.created', 'deal.stage_changed', 'deal.closed', 'api_key.created'];
+    const types = [
+      'contact.created',
+      'contact.updated',
+      'deal.created',
+      'deal.stage_changed',
+      'deal.closed',
+      'api_key.created',
+    ];
     const { secret } = await subscribe(key, target, types);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
 
     const contact = await createContact(key);
-    expect((await server.rest('PUT', `/v1/crm/contacts/${contact.id}`, { key, body: { company: 'Acme' } })).status).toBe(200);
-    const deal = await server.rest('POST', '/v1/crm/deals', { key, body: { title: 'Big', amount: 500, currency: 'EUR' } });
+    expect(
+      (await server.rest('PUT', `/v1/crm/contacts/${contact.id}`, { key, body: { company: 'Acme' } })).status,
+    ).toBe(200);
+    const deal = await server.rest('POST', '/v1/crm/deals', {
+      key,
+      body: { title: 'Big', amount: 500, currency: 'EUR' },
+    });
     expect(deal.status).toBe(201);
-    expect((await server.rest('PUT', `/v1/crm/deals/${deal.body.id}`, { key, body: { stage: 'qualified' } })).status).toBe(200);
-    expect((await server.rest('PUT', `/v1/crm/deals/${deal.body.id}`, { key, body: { stage: 'won' } })).status).toBe(200);
-    expect((await server.rest('POST', '/v1/api-keys', { key, body: { name: 'k', scopes: ['crm:read'] } })).status).toBe(201);
+    expect(
+      (await server.rest('PUT', `/v1/crm/deals/${deal.body.id}`, { key, body: { stage: 'qualified' } })).status,
+    ).toBe(200);
+    expect((await server.rest('PUT', `/v1/crm/deals/${deal.body.id}`, { key, body: { stage: 'won' } })).status).toBe(
+      200,
+    );
+    expect((await server.rest('POST', '/v1/api-keys', { key, body: { name: 'k', scopes: ['crm:read'] } })).status).toBe(
+      201,
+    );
 
     // contact.created, contact.updated, deal.created, 2 x deal.stage_changed, deal.closed, api_key.created
     const requests = await target.waitFor(7);
@@ -185,7 +203,9 @@ describe('fan-out', () => {
       const { rows } = await client.query(
         `explain select 1 from "Webhook" w where w."organizationId" = 'org_x' and w.status = 'enabled' and w.events @> array['contact.created']`,
       );
-      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Scan using "Webhook_enabled_organizationId_idx"/);
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(
+        /Index Scan using "Webhook_enabled_organizationId_idx"/,
+      );
     } finally {
       await client.end();
     }

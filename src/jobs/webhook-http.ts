@@ -66,7 +66,12 @@ const agents = {
   strictHttps: new https.Agent({ keepAlive: true, maxSockets: 50, lookup: publicOnlyLookup as never }),
 };
 
-export function postSigned(url: string, body: string, headers: SignedHeaders, options: PostOptions): Promise<AttemptResult> {
+export function postSigned(
+  url: string,
+  body: string,
+  headers: SignedHeaders,
+  options: PostOptions,
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null): AttemptResult => ({

@@ -62,7 +62,8 @@ export const webhookRoutes = [
     path: '/webhooks/:id/deliveries',
     tag,
     summary: "List a webhook's deliveries",
-    description: 'Every attempt: event, status code, duration, error, an excerpt of the answer. Oldest first unless `sort=-createdAt`.',
+    description:
+      'Every attempt: event, status code, duration, error, an excerpt of the answer. Oldest first unless `sort=-createdAt`.',
     operation: `query ($id: ID!, ${deliveryList.variables.declarations}) {
       webhookDeliveries(webhookId: $id, ${deliveryList.variables.arguments}) {
         data { ${selectionOf(WebhookDelivery)} } ${PAGINATION_SELECTION} } }`,
@@ -76,7 +77,8 @@ export const webhookRoutes = [
     path: '/webhooks/:id/deliveries/:deliveryId/retry',
     tag,
     summary: 'Retry a delivery',
-    description: 'Sends the event of this delivery again (one attempt, the same event id). The webhook must be enabled.',
+    description:
+      'Sends the event of this delivery again (one attempt, the same event id). The webhook must be enabled.',
     operation: `mutation ($id: ID!, $deliveryId: ID!) { retryWebhookDelivery(webhookId: $id, deliveryId: $deliveryId) { ${dispatch} } }`,
     variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
     status: 200,

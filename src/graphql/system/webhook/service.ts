@@ -77,7 +77,8 @@ export class WebhookService {
   async update(principal: Principal, id: string, input: unknown): Promise<Webhook> {
     requireWellFormedId('webhook', LABEL, id);
     const data = parseInput(webhookInput.update, input);
-    if (data.status === null) throw new DomainError('VALIDATION_ERROR', "'status' must be enabled or disabled", 'status');
+    if (data.status === null)
+      throw new DomainError('VALIDATION_ERROR', "'status' must be enabled or disabled", 'status');
     if (data.events) requireReadScopes(principal, data.events);
     if (data.url) await this.requireDeliverableUrl(data.url);
     return this.db.prisma.$transaction(async (tx) => {
@@ -90,7 +91,11 @@ export class WebhookService {
       if (data.status === 'enabled' && row.status !== 'enabled') {
         Object.assign(changes, { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
       } else if (data.status === 'disabled' && row.status !== 'disabled') {
-        Object.assign(changes, { status: 'disabled', disabledReason: 'Disabled through the API', disabledAt: new Date() });
+        Object.assign(changes, {
+          status: 'disabled',
+          disabledReason: 'Disabled through the API',
+          disabledAt: new Date(),
+        });
       }
       if (Object.keys(changes).length === 0) return toPublic(Webhook, row);
       return toPublic(Webhook, await tx.webhook.update({ where: { id }, data: changes }));
@@ -100,7 +105,9 @@ export class WebhookService {
   /** Deletes it with its deliveries log; queued deliveries to it are dropped by the worker. */
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('webhook', LABEL, id);
-    const { count } = await this.db.prisma.webhook.deleteMany({ where: { id, organizationId: principal.organizationId } });
+    const { count } = await this.db.prisma.webhook.deleteMany({
+      where: { id, organizationId: principal.organizationId },
+    });
     if (count === 0) throw notFound(LABEL);
     return true;
   }
@@ -239,11 +246,7 @@ function requireReadScopes(principal: Principal, events: EventType[]): void {
     (scope) => !hasScope(principal.scopes, scope),
   );
   if (missing.length) {
-    throw new DomainError(
-      'FORBIDDEN',
-      `Subscribing to these events needs the scope ${missing.join(', ')}`,
-      'events',
-    );
+    throw new DomainError('FORBIDDEN', `Subscribing to these events needs the scope ${missing.join(', ')}`, 'events');
   }
 }
 

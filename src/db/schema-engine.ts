@@ -51,7 +51,7 @@ export async function withSchemaEngine<T>(
   });
   function remember<A extends { dispose(): Promise<void> }>(adapter: A): A {
     opened.push(adapter);
-    return wholeScripts(adapter);
+    return adapter;
   }
   const engine = await SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, datamodel]] },
@@ -64,34 +64,6 @@ export async function withSchemaEngine<T>(
     engine.free();
     await Promise.all(opened.map((adapter) => adapter.dispose()));
   }
-}
-
-/**
- * The pg adapter's executeScript splits a migration on every `;`, even inside a
- * quoted string, a `$$` function body or a comment, so a plpgsql function (the
- * webhook fan-out trigger) cannot be written. Send the script whole instead, as
- * the native engine behind `prisma migrate deploy` does: PostgreSQL runs a
- * multi-statement simple query as one implicit transaction, so a migration is
- * also all or nothing (and cannot hold CREATE INDEX CONCURRENTLY).
- */
-function wholeScripts<A extends object>(adapter: A): A {
-  const target = adapter as A & {
-    client?: { query(text: string): Promise<unknown> };
-    executeScript?: (script: string) => Promise<void>;
-    onError?: (error: unknown) => never;
-  };
-  const client = target.client;
-  if (!client || typeof target.executeScript !== 'function') return adapter;
-  target.executeScript = async (script: string) => {
-    try {
-      await client.query(script);
-    } catch (error) {
-      // The adapter's own translation of a pg error into Prisma's driver error.
-      if (target.onError) target.onError(error);
-      throw error;
-    }
-  };
-  return adapter;
 }
 
 export async function readMigrations(): Promise<MigrationList> {

@@ -136,7 +136,7 @@ async function record(
         result.statusCode,
         result.durationMs,
         result.error,
-        result.excerpt === null ? null : result.excerpt.replace(/\u0000/g, ''),
+        result.excerpt === null ? null : result.excerpt.replaceAll('\u0000', ''),
         nextAttemptAt,
       ],
     });

@@ -60,17 +60,22 @@ ALTER TABLE "WebhookDelivery" ADD CONSTRAINT "WebhookDelivery_webhookId_fkey" FO
 -- With no subscriber it costs one probe of the partial index below.
 CREATE INDEX "Webhook_enabled_organizationId_idx" ON "Webhook" ("organizationId") WHERE "status" = 'enabled';
 
-CREATE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $fan_out$
+-- The WebAssembly migration path of Prisma (executeScript of the pg adapter) splits a script
+-- at every semicolon, even inside a dollar-quoted or quoted function body. So the body
+-- is a U& string literal, with the escape 003B standing for each semicolon and its
+-- quotes doubled. PostgreSQL reads it as the same plpgsql text, and native prisma
+-- migrate deploy applies it unchanged. A trigger function cannot be LANGUAGE sql.
+CREATE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS U&'
 BEGIN
   PERFORM graphile_worker.add_job(
-    'deliver_webhook',
-    json_build_object('eventId', NEW.id, 'webhookId', w.id),
+    ''deliver_webhook'',
+    json_build_object(''eventId'', NEW.id, ''webhookId'', w.id),
     max_attempts => 5
   )
   FROM "Webhook" w
-  WHERE w."organizationId" = NEW."organizationId" AND w."status" = 'enabled' AND w."events" @> ARRAY[NEW.type];
-  RETURN NULL;
+  WHERE w."organizationId" = NEW."organizationId" AND w."status" = ''enabled'' AND w."events" @> ARRAY[NEW.type]\003B
+  RETURN NULL\003B
 END
-$fan_out$;
+';
 
 CREATE TRIGGER "Event_webhook_fan_out" AFTER INSERT ON "Event" FOR EACH ROW EXECUTE FUNCTION webhook_fan_out();

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prune } from '../src/jobs/prune.js';
 import { useServer } from './support/fixtures.js';
-import { sleep, useReceivers } from './support/receiver.js';
+import { sleep, useReceivers, type Receiver } from './support/receiver.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const KEY = Buffer.alloc(32, 11).toString('base64');
@@ -85,6 +85,50 @@ describe('npm run worker', () => {
     expect(worker.output()).toMatch(/worker stopped/);
   });
 });
+
+describe('a worker killed with deliveries in flight', () => {
+  it('loses nothing: a new worker delivers every committed event (duplicates allowed, same event ids)', async () => {
+    const key = await (await server.org()).key(['admin']);
+    let killed = false;
+    // Slow answers while the first worker lives, so that its deliveries are in flight when it dies.
+    const target = await receiver(() => (killed ? {} : { delayMs: 10_000 }));
+    const hook = await server.rest('POST', '/v1/webhooks', {
+      key,
+      body: { url: target.url, events: ['contact.created'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const first = startWorkerProcess();
+    const events: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: `k${i}@example.test` } });
+      expect(res.status).toBe(201);
+    }
+    const committed = await server.rest('GET', '/v1/events?type=contact.created&limit=100', { key });
+    events.push(...committed.body.data.map((event: { id: string }) => event.id));
+    expect(events).toHaveLength(5);
+    await target.waitFor(5, 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    killed = true;
+
+    const second = startWorkerProcess();
+    await eventuallyDelivered(target, events);
+    expect(second.output()).toMatch(/released the jobs of workers that died/);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
+
+async function eventuallyDelivered(target: Receiver, events: string[]) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    // Answered requests: those after the kill (the first 5 were cut off with their worker).
+    const delivered = new Set(target.received.slice(5).map((request) => String(request.headers['webhook-id'])));
+    if (events.every((id) => delivered.has(id))) return;
+    if (Date.now() > deadline) throw new Error(`delivered ${[...delivered].join(', ')} of ${events.join(', ')}`);
+    await sleep(100);
+  }
+}
 
 describe('prune', () => {
   it('removes events, delivery logs and idempotency keys past their retention, and keeps the rest', async () => {

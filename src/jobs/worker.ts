@@ -3,14 +3,24 @@
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
 // graceful: no new job is taken, jobs in flight finish (or, past graphile-worker's
-// abort timeout, are released for another worker).
-import { Logger as WorkerLogger, parseCronItems, run, type LogLevel, type Runner } from 'graphile-worker';
+// abort timeout, are released for another worker). A worker that dies without
+// stopping has its jobs released by the others (worker-liveness.ts).
+import { EventEmitter } from 'node:events';
+import {
+  Logger as WorkerLogger,
+  parseCronItems,
+  run,
+  type LogLevel,
+  type Runner,
+  type WorkerEvents,
+} from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { DELIVER_WEBHOOK, deliverWebhookTask } from './deliver-webhook.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { secretBoxFor } from './webhook-secrets.js';
+import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
   runner: Runner;
@@ -46,10 +56,14 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
   pool.on('error', connectionError);
   pool.on('connect', (client) => client.on('error', connectionError));
+  const events = new EventEmitter();
   let runner: Runner;
+  let liveness: Liveness | undefined;
   try {
+    liveness = await startLiveness(databaseUrl, pool, events, logger);
     runner = await run({
       pgPool: pool,
+      events: events as WorkerEvents,
       concurrency: config.worker.concurrency,
       noHandleSignals: true,
       pollInterval: pollIntervalMs ?? config.worker.pollIntervalMs,
@@ -61,7 +75,10 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
     });
+    // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.
+    await liveness.recover();
   } catch (error) {
+    await liveness?.close();
     await pool.end();
     throw error;
   }
@@ -73,6 +90,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         try {
           await runner.stop();
         } finally {
+          await liveness?.close();
           await pool.end();
         }
       })();

@@ -55,7 +55,9 @@ const environmentSchema = z.object({
   // Selections with fragments expanded.
   GRAPHQL_MAX_FIELDS: integer(1_000, 20, 1_000_000),
   // Each field costs 1 plus its selection, which a list counts `limit` times (50 by default).
-  GRAPHQL_MAX_COST: integer(20_000, 100, 1_000_000_000),
+  // The full introspection query of GraphQL tools must fit: it grows with the schema
+  // (about 21,000 with the webhook types), hence 30,000.
+  GRAPHQL_MAX_COST: integer(30_000, 100, 1_000_000_000),
   // A client has this long to send its headers, and the whole request; an idle
   // keep-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_S.
   HTTP_HEADERS_TIMEOUT_S: integer(10, 1, 600),

@@ -456,6 +456,7 @@ describe('production URL rules', () => {
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
     RATE_LIMIT_MAX: '1000000',
   });
+  useWorker(production);
 
   it('refuses http and URLs that resolve to loopback, private, link-local or metadata addresses', async () => {
     const admin = await (await production.org()).key(['admin']);
@@ -494,5 +495,30 @@ describe('production URL rules', () => {
       body: { url: 'https://127.0.0.1/x' },
     });
     expectError(moved, 400, 'VALIDATION_ERROR', 'url');
+  });
+
+  it('checks again at delivery: an address that became private is refused without connecting', async () => {
+    const admin = await (await production.org()).key(['admin']);
+    const created = await production.rest('POST', '/v1/webhooks', {
+      key: admin,
+      body: { url: 'https://93.184.215.14/hook', events: ['contact.created'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const target = await receiver();
+    const port = new URL(target.url).port;
+    // As if DNS now pointed elsewhere (a literal, then a name that resolves to loopback).
+    for (const url of [`https://127.0.0.1:${port}/hook`, `https://localhost:${port}/hook`]) {
+      await production.prisma.webhook.update({ where: { id: created.body.id }, data: { url } });
+      const { eventIds } = (await production.rest('POST', `/v1/webhooks/${created.body.id}/test`, { key: admin })).body;
+      const entry = await eventually(async () => {
+        const res = await production.rest('GET', `/v1/webhooks/${created.body.id}/deliveries?eventId=${eventIds[0]}`, {
+          key: admin,
+        });
+        return res.body.data[0];
+      });
+      expect(entry).toMatchObject({ status: 'failed', statusCode: null });
+      expect(String(entry.error)).toMatch(/loopback, private/);
+    }
+    expect(target.received).toHaveLength(0);
   });
 });

@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { publicOnlyLookup } from './url-policy.js';
+import { isIP } from 'node:net';
+import { isForbiddenAddress, publicOnlyLookup } from './url-policy.js';
 import { secretKeyBytes } from './webhook-secrets.js';
 
 export const USER_AGENT = 'business-platform-webhooks/1';
@@ -90,6 +91,11 @@ export function postSigned(
   }
   const secure = target.protocol === 'https:';
   if (options.strict && !secure) return Promise.resolve(fail('not an https URL'));
+  // A literal address is connected to without any lookup: check it here.
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (options.strict && isIP(literal) && isForbiddenAddress(literal)) {
+    return Promise.resolve(fail('must not resolve to a loopback, private, link-local or reserved address'));
+  }
   const agent = secure ? (options.strict ? agents.strictHttps : agents.https) : agents.http;
   const send = secure ? https.request : http.request;
 

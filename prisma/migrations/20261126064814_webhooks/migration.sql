@@ -79,3 +79,6 @@ END
 ';
 
 CREATE TRIGGER "Event_webhook_fan_out" AFTER INSERT ON "Event" FOR EACH ROW EXECUTE FUNCTION webhook_fan_out();
+
+-- The webhooks list total, kept by the kit count triggers (see 20261126064456_record_counts_and_search)
+SELECT kit_count_rows('Webhook');

@@ -55,7 +55,9 @@ const environmentSchema = z.object({
   // Selections with fragments expanded.
   GRAPHQL_MAX_FIELDS: integer(1_000, 20, 1_000_000),
   // Each field costs 1 plus its selection, which a list counts `limit` times (50 by default).
-  GRAPHQL_MAX_COST: integer(20_000, 100, 1_000_000_000),
+  // The full introspection query of GraphQL tools must fit: it grows with the schema
+  // (about 21,000 with the webhook types), hence 30,000.
+  GRAPHQL_MAX_COST: integer(30_000, 100, 1_000_000_000),
   // A client has this long to send its headers, and the whole request; an idle
   // keep-alive connection is closed after HTTP_KEEP_ALIVE_TIMEOUT_S.
   HTTP_HEADERS_TIMEOUT_S: integer(10, 1, 600),
@@ -64,6 +66,26 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TLS_CERT_FILE: optionalString,
   TLS_KEY_FILE: optionalString,
+  // Webhooks (docs/decisions.md, Webhooks). The key that encrypts signing secrets at
+  // rest: base64 of 32 bytes; unset outside production, one is generated under DATA_DIR.
+  WEBHOOK_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of 32 bytes')
+      .optional(),
+  ),
+  WEBHOOK_TIMEOUT_MS: integer(5000, 100, 60_000),
+  // The first retry's delay; then 4 and 16 times it (1, 4, 16 minutes by default), ±10%.
+  WEBHOOK_RETRY_BASE_MS: integer(60_000, 1, 86_400_000),
+  // An endpoint is disabled after this many events in a row failed every attempt.
+  WEBHOOK_DISABLE_AFTER_FAILURES: integer(5, 1, 10_000),
+  WEBHOOK_DELIVERY_RETENTION_DAYS: integer(30, 1, 3650),
+  EVENT_RETENTION_DAYS: integer(30, 1, 3650),
+  // The background worker (webhook deliveries, pruning) inside `npm start`; `npm run worker` runs it alone.
+  WORKER: z.enum(['on', 'off']).default('on'),
+  WORKER_CONCURRENCY: integer(20, 1, 1000),
+  // How often the worker looks for jobs that became due (scheduled retries); new jobs arrive at once.
+  WORKER_POLL_INTERVAL_MS: integer(1000, 10, 60_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -100,6 +122,17 @@ export interface Config {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   logLevel: Environment['LOG_LEVEL'];
   tls?: { certFile: string; keyFile: string };
+  webhooks: {
+    /** 32 bytes; unset: a development key under dataDir (never in production). */
+    secretKey?: Buffer;
+    timeoutMs: number;
+    retryBaseMs: number;
+    disableAfterFailures: number;
+    deliveryRetentionDays: number;
+  };
+  eventRetentionDays: number;
+  /** enabled: `npm start` runs the worker in its process. */
+  worker: { enabled: boolean; concurrency: number; pollIntervalMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +150,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.HTTP_HEADERS_TIMEOUT_S > e.HTTP_REQUEST_TIMEOUT_S) {
     throw new ConfigError(
       'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S',
+    );
+  }
+  if (e.NODE_ENV === 'production' && !e.WEBHOOK_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  WEBHOOK_SECRET_KEY is required in production (base64 of 32 random bytes: openssl rand -base64 32)',
     );
   }
   const scheme = e.TLS_CERT_FILE ? 'https' : 'http';
@@ -155,6 +193,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
+    webhooks: {
+      secretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+      deliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
+    },
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    worker: {
+      enabled: e.WORKER === 'on',
+      concurrency: e.WORKER_CONCURRENCY,
+      pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+    },
   };
 }
 

@@ -10,6 +10,8 @@ export const ID_PREFIX = {
   contact: 'con',
   deal: 'deal',
   event: 'evt',
+  webhook: 'whk',
+  webhookDelivery: 'whd',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,6 +1,7 @@
 // npm start: configuration, database (embedded unless DATABASE_URL), migrations,
-// first-run demo data, then the HTTP(S) server until SIGINT/SIGTERM/SIGHUP, when it
-// stops in order: the HTTP server drains, then the pools close, then PostgreSQL.
+// first-run demo data, the background worker (unless WORKER=off), then the HTTP(S)
+// server until SIGINT/SIGTERM/SIGHUP, when it stops in order: the HTTP server
+// drains, the worker finishes its jobs in flight, the pools close, then PostgreSQL.
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -14,6 +15,7 @@ import { applyMigrations } from './db/schema-engine.js';
 import { openDatabase, type DatabaseHandle } from './db/server.js';
 import { drainable, type Drainable } from './drain.js';
 import { configureHttpServer } from './http/server-options.js';
+import { startWorker, type Worker } from './jobs/worker.js';
 import { createLogger } from './logger.js';
 import { createPlatform, type Platform } from './server.js';
 
@@ -21,14 +23,20 @@ import { createPlatform, type Platform } from './server.js';
 const SHUTDOWN_DRAIN_MS = 8_000;
 /** How long the pools may take to close before PostgreSQL is stopped under them. */
 const CLOSE_POOLS_MS = 5_000;
+/**
+ * How long jobs in flight may take to finish (a delivery: WEBHOOK_TIMEOUT_MS at most);
+ * graphile-worker then aborts them and releases them for another worker.
+ */
+const STOP_WORKER_MS = 15_000;
 /** Last resort if a step hangs: PostgreSQL's own stop waits 30 s (fast) + 10 s (immediate). */
-const HARD_EXIT_MS = SHUTDOWN_DRAIN_MS + CLOSE_POOLS_MS + 45_000;
+const HARD_EXIT_MS = SHUTDOWN_DRAIN_MS + STOP_WORKER_MS + CLOSE_POOLS_MS + 45_000;
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
 
 let opening: Promise<DatabaseHandle> | undefined;
 let platform: Platform | undefined;
+let worker: Worker | undefined;
 let server: http.Server | https.Server | undefined;
 let requests: Drainable | undefined;
 let stopping: Promise<void> | undefined;
@@ -89,6 +97,11 @@ async function start(): Promise<void> {
     if (demo) process.stdout.write(demoBanner(demo, config.publicUrl) + '\n');
   }
   if (stopping) return;
+  if (config.worker.enabled) {
+    worker = await startWorker({ config, databaseUrl: database.url, logger });
+    logger.info({ concurrency: config.worker.concurrency }, 'worker started');
+  }
+  if (stopping) return;
 
   requests = drainable(platform.app);
   server = config.tls
@@ -140,6 +153,14 @@ function stop(exitCode: number): Promise<void> {
       } else {
         logger.info({ inFlight }, 'HTTP server closed');
       }
+    }
+    if (worker) {
+      const stopped = await bounded(worker.stop(), STOP_WORKER_MS).catch((error: unknown) => {
+        logger.error({ err: error }, 'error while stopping the worker');
+        return true;
+      });
+      if (stopped) logger.info('worker stopped');
+      else logger.warn({ timeoutMs: STOP_WORKER_MS }, 'worker did not stop in time');
     }
     if (platform) {
       const closed = await bounded(platform.close(), CLOSE_POOLS_MS).catch((error: unknown) => {

@@ -35,7 +35,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     poolTimeoutMs: config.databasePoolTimeoutMs,
   });
-  const services = createServices({ prisma, pool });
+  const services = createServices({ prisma, pool, config });
   const credentials = new CredentialResolver(prisma, logger);
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
@@ -50,12 +50,8 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     rateLimitStore.unauthenticatedLimiter,
     config.unauthenticatedRateLimit.max,
   );
+  // Expired keys are pruned by the worker's hourly job (src/jobs/prune.ts).
   const idempotency = new IdempotencyStore(prisma);
-  const pruneIdempotencyKeys = setInterval(
-    () =>
-      void idempotency.prune().catch((error: unknown) => logger.warn({ err: error }, 'idempotency key cleanup failed')),
-    60 * 60 * 1000,
-  ).unref();
   const schema = await getSchema();
   const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config, logger);
 
@@ -108,7 +104,6 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     prisma,
     services,
     async close() {
-      clearInterval(pruneIdempotencyKeys);
       await graphql.stop();
       await credentials.close();
       await rateLimitStore.close();

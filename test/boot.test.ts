@@ -51,6 +51,9 @@ const clusters = new Set<string>();
 const cleanups: (() => Promise<void>)[] = [];
 
 /** The service as a user starts it: no inherited DATABASE_URL, REDIS_URL, NODE_ENV or PUBLIC_URL. */
+/** Production refuses to start without a key for webhook secrets. */
+const PRODUCTION_WEBHOOK_KEY = Buffer.alloc(32, 3).toString('base64');
+
 function startService(env: Record<string, string>, port: number): Service {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
@@ -245,7 +248,10 @@ describe('a PORT already in use', () => {
       cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
       const port = (blocker.address() as net.AddressInfo).port;
 
-      const service = startService({ NODE_ENV: 'production', DATABASE_URL: database.url }, port);
+      const service = startService(
+        { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: PRODUCTION_WEBHOOK_KEY, DATABASE_URL: database.url },
+        port,
+      );
       const exit = await Promise.race([service.exited, sleep(60_000).then(() => 'timeout' as const)]);
       expect(exit).not.toBe('timeout');
       expect((exit as Exit).code).not.toBe(0);
@@ -263,7 +269,10 @@ describe('first run in production', () => {
     'creates no demo organization and prints no key',
     async () => {
       const database = await newDatabase();
-      const service = startService({ NODE_ENV: 'production', DATABASE_URL: database.url }, await freePort());
+      const service = startService(
+        { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: PRODUCTION_WEBHOOK_KEY, DATABASE_URL: database.url },
+        await freePort(),
+      );
       await service.ready;
       expect(service.stdout()).not.toContain(BANNER);
       expect(service.stdout()).not.toMatch(/bpk_|curl /);

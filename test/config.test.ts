@@ -33,6 +33,23 @@ describe('parseConfig defaults', () => {
     expect(config.publicUrl).toBe('http://127.0.0.1:3000');
   });
 
+  it('has the webhook and worker defaults of docs/decisions.md', () => {
+    const config = parseConfig({});
+    expect(config.webhooks).toEqual({
+      secretKey: undefined,
+      timeoutMs: 5000,
+      retryBaseMs: 60_000,
+      disableAfterFailures: 5,
+      deliveryRetentionDays: 30,
+    });
+    expect(config.eventRetentionDays).toBe(30);
+    expect(config.worker).toEqual({ enabled: true, concurrency: 20, pollIntervalMs: 1000 });
+    const key = Buffer.alloc(32, 5);
+    const off = parseConfig({ WORKER: 'off', WEBHOOK_SECRET_KEY: key.toString('base64') });
+    expect(off.worker.enabled).toBe(false);
+    expect(off.webhooks.secretKey).toEqual(key);
+  });
+
   it('treats blank optional values as unset', () => {
     const config = parseConfig({ DATABASE_URL: '  ', REDIS_URL: '', PUBLIC_URL: '' });
     expect(config.databaseUrl).toBeUndefined();
@@ -43,6 +60,7 @@ describe('parseConfig defaults', () => {
   it('reads the values it is given', () => {
     const config = parseConfig({
       NODE_ENV: 'production',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 9).toString('base64'),
       HOST: '0.0.0.0',
       PORT: '8080',
       DATABASE_URL: 'postgresql://app:secret@db.internal:5432/platform',
@@ -86,6 +104,14 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
     ['an unknown LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     ['only TLS_CERT_FILE', { TLS_CERT_FILE: '/etc/tls/cert.pem' }, 'TLS_CERT_FILE'],
     ['only TLS_KEY_FILE', { TLS_KEY_FILE: '/etc/tls/key.pem' }, 'TLS_KEY_FILE'],
+    ['production without WEBHOOK_SECRET_KEY', { NODE_ENV: 'production' }, 'WEBHOOK_SECRET_KEY'],
+    [
+      'a WEBHOOK_SECRET_KEY of 16 bytes',
+      { WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') },
+      'WEBHOOK_SECRET_KEY',
+    ],
+    ['a WEBHOOK_TIMEOUT_MS of 0', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
+    ['an unknown WORKER', { WORKER: 'maybe' }, 'WORKER'],
   ];
 
   it.each(cases)('%s', (_title, env, variable) => {

@@ -88,6 +88,21 @@ const RESOURCES: ResourceContract[] = [
     actions: [],
     graphql: { list: 'users', get: 'user' },
   },
+  {
+    name: 'webhooks',
+    path: '/webhooks',
+    idPrefix: 'whk',
+    scopes: { read: 'admin', write: 'admin' },
+    create: {
+      body: (n) => ({ url: `http://127.0.0.1:9/hook-${n}`, events: ['contact.created'], description: `hook ${n}` }),
+      status: 201,
+      event: null,
+    },
+    update: { body: { description: 'Changed', events: ['deal.created', 'deal.closed'] }, event: null },
+    delete: true,
+    actions: [],
+    graphql: { list: 'webhooks', get: 'webhook' },
+  },
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];

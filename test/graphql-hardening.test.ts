@@ -166,22 +166,26 @@ describe('limits on every operation, before it runs', () => {
   });
 
   it('counts lists by their limit, from literals and variables, with or without credentials', async () => {
-    // 14 pages of 100 contacts cost 14 x (1 + 100 x 15) = 21,014: over 20,000.
+    // 14 pages of 100 contacts with their deals cost 14 x (1 + 100 x 24) = 33,614: over 30,000.
+    const page = CONTACT_PAGE.replace(
+      'updatedAt }',
+      'updatedAt deals { id title amount currency stage closedAt createdAt updatedAt } }',
+    );
     const pages = (limit?: string) =>
-      aliases(14, (i) => `c${i}: contacts${limit ? `(limit: ${limit})` : ''} { ${CONTACT_PAGE} }`);
+      aliases(14, (i) => `c${i}: contacts${limit ? `(limit: ${limit})` : ''} { ${page} }`);
     for (const key of [undefined, keyA]) {
       expectRefused(
         await post({ query: pages('100') }, { key }),
         400,
         'VALIDATION_ERROR',
-        /^Query cost limit of 20000 exceeded, found 21014 /,
+        /^Query cost limit of 30000 exceeded, found 33614 /,
       );
       const variable = `query ($n: Int) ${pages('$n')}`;
       expectRefused(
         await post({ query: variable, variables: { n: 100 } }, { key }),
         400,
         'VALIDATION_ERROR',
-        /found 21014/,
+        /found 33614/,
       );
       // The same document with 10 per page (or the default 50) runs.
       const small = await post({ query: variable, variables: { n: 10 } }, { key: keyA });
@@ -199,7 +203,7 @@ describe('limits on every operation, before it runs', () => {
       `query { ${Array.from({ length: n }, (_, i) => `s${i}: __schema { types { ...FullType } }`).join(' ')} } ${fragments}`;
     const once = await post({ query: times(1) });
     expect(once.status, once.text).toBe(200);
-    expectRefused(await post({ query: times(3) }), 400, 'VALIDATION_ERROR', /^Query cost limit of 20000 exceeded/);
+    expectRefused(await post({ query: times(3) }), 400, 'VALIDATION_ERROR', /^Query cost limit of 30000 exceeded/);
     // Nesting introspection is refused by graphql-js's own rule.
     const nested = `{ __schema { types { ${'fields { type { ofType { '.repeat(3)}name${' } } }'.repeat(3)} } } }`;
     expectRefused(await post({ query: nested }), 400, 'VALIDATION_ERROR', /Maximum introspection depth exceeded/);
@@ -232,7 +236,7 @@ describe('limits as settings', () => {
       maxDepth: 20,
       maxAliases: 15,
       maxFields: 1_000,
-      maxCost: 20_000,
+      maxCost: 30_000,
     });
     expect(parseConfig({ GRAPHQL_MAX_COST: '500', GRAPHQL_MAX_DEPTH: '5' }).graphqlLimits).toMatchObject({
       maxCost: 500,

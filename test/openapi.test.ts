@@ -120,6 +120,13 @@ describe('GET /v1/openapi.json', () => {
       '/events/{id}': ['get'],
       '/users': ['get', 'post'],
       '/users/{id}': ['delete', 'get', 'put'],
+      '/webhooks': ['get', 'post'],
+      '/webhooks/{id}': ['delete', 'get', 'put'],
+      '/webhooks/{id}/deliveries': ['get'],
+      '/webhooks/{id}/deliveries/{deliveryId}/retry': ['post'],
+      '/webhooks/{id}/redeliver': ['post'],
+      '/webhooks/{id}/rotate-secret': ['post'],
+      '/webhooks/{id}/test': ['post'],
     });
 
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

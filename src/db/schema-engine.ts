@@ -7,6 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { migrateWorkerSchema } from '../jobs/worker-schema.js';
 
 const require = createRequire(import.meta.url);
 const NO_FILTER = { externalTables: [], externalEnums: [] };
@@ -90,13 +91,19 @@ export async function readMigrations(): Promise<MigrationList> {
   };
 }
 
-/** Applies every pending migration in prisma/migrations; returns the names applied. */
+/**
+ * Applies every pending migration in prisma/migrations, then graphile-worker's own
+ * schema (src/jobs/worker-schema.ts), which the webhook fan-out trigger calls into;
+ * returns the names applied.
+ */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
   const migrationsList = await readMigrations();
-  return withSchemaEngine(connectionString, async (engine) => {
+  const applied = await withSchemaEngine(connectionString, async (engine) => {
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
     return appliedMigrationNames;
   });
+  await migrateWorkerSchema(connectionString);
+  return applied;
 }
 
 /**

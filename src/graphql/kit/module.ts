@@ -2,6 +2,7 @@
 // area's index lists the modules; src/graphql/modules.ts gathers the areas, and
 // the schema, the services and the REST routes are all built from that list.
 import type pg from 'pg';
+import type { Config } from '../../config.js';
 import type { PrismaClient } from '../../db/prisma.js';
 import type { RestRoute } from './routes.js';
 
@@ -10,6 +11,8 @@ export interface ServiceDependencies {
   prisma: PrismaClient;
   /** The pg pool beneath Prisma, for the list fast path. */
   pool: pg.Pool;
+  /** The service's configuration, for the few services that read a setting (webhooks); tools may omit it. */
+  config?: Config;
 }
 
 export interface ResourceModule<S extends object = object> {

@@ -3,5 +3,6 @@ import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
 import { organizationModule } from './organization/index.js';
 import { userModule } from './user/index.js';
+import { webhookModule } from './webhook/index.js';
 
-export const system = [organizationModule, userModule, apiKeyModule, eventModule] as const;
+export const system = [organizationModule, userModule, apiKeyModule, eventModule, webhookModule] as const;

@@ -1,0 +1,84 @@
+// Webhook input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
+import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import { hasNoNul, NUL_MESSAGE } from '../../../validation.js';
+import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList, filter } from '../../kit/list.js';
+import { MAX_INT, wholeNumber } from '../../kit/page.js';
+import { text } from '../../kit/values.js';
+import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
+
+const KNOWN = Object.keys(EVENT_TYPES);
+
+/** Event types, duplicates dropped; an unknown one is a 400 naming `events` (not `events.2`). */
+const eventTypeList = z
+  .array(z.unknown(), 'must be an array of event types')
+  .superRefine((list, ctx) => {
+    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one event type' });
+    const unknown = list.filter((type) => typeof type !== 'string' || !Object.hasOwn(EVENT_TYPES, type));
+    if (unknown.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')}; known: ${KNOWN.join(', ')}`,
+      });
+    }
+  })
+  .transform((list) => [...new Set(list as EventType[])]);
+
+/** An absolute http(s) URL; production's stricter rules are the service's (they resolve the host). */
+const webhookUrl = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(2048, 'must be at most 2048 characters')
+  .refine(hasNoNul, NUL_MESSAGE)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+export const webhookInput = defineInput('Webhook', {
+  url: required(webhookUrl),
+  events: required(eventTypeList, { graphql: () => [String], description: 'Event types to deliver.' }),
+  description: optional(text(500)),
+  status: optional(z.enum(WEBHOOK_STATUSES, { message: 'must be enabled or disabled' }), {
+    description: 'enabled (the default) or disabled; enabling again clears disabledReason.',
+  }),
+});
+
+export const webhookList = defineList('Webhook', {
+  sort: ['createdAt', 'updatedAt', 'url'],
+  filters: {
+    status: filter(z.enum(WEBHOOK_STATUSES, { message: 'must be enabled or disabled' }), {
+      description: 'enabled or disabled.',
+      where: (p) => `"Webhook".status = ${p}`,
+    }),
+  },
+});
+
+/** The deliveries log's arguments (the webhook is named by the path). */
+export const deliveryList = defineList('WebhookDelivery', {
+  sort: ['createdAt'],
+  filters: {
+    status: filter(z.enum(DELIVERY_STATUSES, { message: 'must be succeeded or failed' }), {
+      description: 'succeeded or failed.',
+      where: (p) => `"WebhookDelivery".status = ${p}`,
+    }),
+    eventId: filter(text(100), {
+      description: 'The attempts of one event.',
+      where: (p) => `"WebhookDelivery"."eventId" = ${p}`,
+    }),
+  },
+});
+
+const unixTime = 'must be a Unix time in seconds';
+
+export const redeliverSchema = z.strictObject({
+  since: wholeNumber(unixTime)
+    .pipe(z.number().min(0, unixTime).max(MAX_INT, `must be at most ${MAX_INT}`))
+    .meta({ type: 'integer', minimum: 0, maximum: MAX_INT, description: 'Events created at or after this Unix time.' }),
+});

@@ -1,0 +1,100 @@
+import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
+import { pageOf, PAGINATION_SELECTION, resourceRoutes, route } from '../../kit/routes.js';
+import { deliveryList, redeliverSchema, webhookInput, webhookList } from './input.js';
+import { NewWebhook, Webhook, WebhookDelivery, WebhookDispatch } from './type.js';
+
+const tag = 'Webhooks';
+const dispatch = selectionOf(WebhookDispatch);
+
+export const webhookRoutes = [
+  ...resourceRoutes({
+    path: '/webhooks',
+    tag,
+    type: Webhook,
+    noun: ['webhook', 'webhooks'],
+    list: webhookList,
+    input: webhookInput,
+    only: ['list', 'get', 'update', 'delete'],
+    descriptions: {
+      update:
+        'Partial: fields sent are changed, omitted are kept, null clears the description. `status: enabled` re-enables a disabled webhook.',
+      delete: 'Deletes the webhook and its deliveries log; nothing more is sent to it.',
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/webhooks',
+    tag,
+    summary: 'Create a webhook',
+    description:
+      'The answer holds the signing `secret`: it is not shown again. Needs the read scope of every event type subscribed to.',
+    operation: `mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { ${selectionOf(NewWebhook)} } }`,
+    body: webhookInput.create,
+    variables: ({ body }) => ({ input: body }),
+    status: 201,
+    response: responseSchemaOf(NewWebhook),
+  }),
+  route({
+    method: 'post',
+    path: '/webhooks/:id/rotate-secret',
+    tag,
+    summary: "Rotate a webhook's secret",
+    description: 'A new signing secret, shown in this answer only; deliveries from now on are signed with it.',
+    operation: `mutation ($id: ID!) { rotateWebhookSecret(id: $id) { ${selectionOf(NewWebhook)} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 200,
+    response: responseSchemaOf(NewWebhook),
+  }),
+  route({
+    method: 'post',
+    path: '/webhooks/:id/test',
+    tag,
+    summary: 'Send a test event',
+    description:
+      'Queues a `webhook.test` event (data.object: the webhook) to this webhook only, even when disabled; one attempt, seen in its deliveries log.',
+    operation: `mutation ($id: ID!) { testWebhook(id: $id) { ${dispatch} } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 200,
+    response: responseSchemaOf(WebhookDispatch),
+  }),
+  route({
+    method: 'get',
+    path: '/webhooks/:id/deliveries',
+    tag,
+    summary: "List a webhook's deliveries",
+    description:
+      'Every attempt: event, status code, duration, error, an excerpt of the answer. Oldest first unless `sort=-createdAt`.',
+    operation: `query ($id: ID!, ${deliveryList.variables.declarations}) {
+      webhookDeliveries(webhookId: $id, ${deliveryList.variables.arguments}) {
+        data { ${selectionOf(WebhookDelivery)} } ${PAGINATION_SELECTION} } }`,
+    query: deliveryList.schema,
+    variables: ({ params, query }) => ({ ...(query as Record<string, unknown>), id: params.id }),
+    status: 200,
+    response: pageOf(responseSchemaOf(WebhookDelivery), 'WebhookDeliveryPage'),
+  }),
+  route({
+    method: 'post',
+    path: '/webhooks/:id/deliveries/:deliveryId/retry',
+    tag,
+    summary: 'Retry a delivery',
+    description:
+      'Sends the event of this delivery again (one attempt, the same event id). The webhook must be enabled.',
+    operation: `mutation ($id: ID!, $deliveryId: ID!) { retryWebhookDelivery(webhookId: $id, deliveryId: $deliveryId) { ${dispatch} } }`,
+    variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
+    status: 200,
+    response: responseSchemaOf(WebhookDispatch),
+  }),
+  route({
+    method: 'post',
+    path: '/webhooks/:id/redeliver',
+    tag,
+    summary: 'Redeliver failed events',
+    description:
+      'Sends again (one attempt each, the same event ids) every event created at or after `since` whose attempts to this webhook all failed; at most 10,000.',
+    operation: `mutation ($id: ID!, $since: Int!) { redeliverWebhook(id: $id, since: $since) { ${dispatch} } }`,
+    body: redeliverSchema,
+    variables: ({ params, body }) => ({ id: params.id, since: body.since }),
+    status: 200,
+    response: responseSchemaOf(WebhookDispatch),
+  }),
+];

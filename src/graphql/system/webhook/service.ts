@@ -1,0 +1,257 @@
+// Webhook subscriptions: created with a signing secret shown once (and encrypted
+// at rest), listed, changed, disabled and enabled, deleted, their secret rotated,
+// always within the caller's organization. Deliveries themselves are the worker's
+// (src/jobs/deliver-webhook.ts): the fan-out trigger on "Event" queues them, and
+// this service queues the ones asked for (a test event, a retry, a redelivery) in
+// the same way, inside a transaction with graphile_worker.add_job.
+import type { Principal } from '../../../auth/principal.js';
+import { hasScope } from '../../../auth/scopes.js';
+import { parseConfig, type Config } from '../../../config.js';
+import { DomainError, notFound } from '../../../errors.js';
+import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
+import { isWellFormedId, newId } from '../../../ids.js';
+import { ADD_DELIVERY_JOB_SQL, JOB_MAX_ATTEMPTS, type DeliveryPayload } from '../../../jobs/deliver-webhook.js';
+import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import { urlProblem } from '../../../jobs/url-policy.js';
+import { generateWebhookSecret, secretBoxFor, type SecretBox } from '../../../jobs/webhook-secrets.js';
+import { parseInput } from '../../../validation.js';
+import { toPublic } from '../../kit/fields.js';
+import { listPage } from '../../kit/list-query.js';
+import { orderOf, whereOf } from '../../kit/list.js';
+import type { ServiceDependencies } from '../../kit/module.js';
+import { pageWindow, paginationOf, type Page, type PageRequest } from '../../kit/page.js';
+import { sqlSelectOf } from '../../kit/fields.js';
+import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
+import { deliveryList, redeliverSchema, webhookInput, webhookList } from './input.js';
+import { NewWebhook, Webhook, WebhookDelivery, type WebhookDispatch } from './type.js';
+
+/** The event type of test deliveries: not a domain event, never fanned out to subscribers. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** The most events one redelivery queues. */
+export const REDELIVER_LIMIT = 10_000;
+
+const LABEL = 'Webhook';
+
+export class WebhookService {
+  private readonly config: Pick<Config, 'isProduction' | 'webhooks' | 'dataDir'>;
+
+  constructor(private readonly db: ServiceDependencies) {
+    // Tools that build services without a configuration read it from the environment.
+    this.config = db.config ?? parseConfig(process.env);
+  }
+
+  private secrets(): Promise<SecretBox> {
+    return secretBoxFor(this.config);
+  }
+
+  list(principal: Principal, args: unknown): Promise<Page<Webhook>> {
+    return listPage(this.db.pool, { table: 'Webhook', type: Webhook, list: webhookList }, principal, args);
+  }
+
+  async get(principal: Principal, id: string): Promise<Webhook> {
+    return toPublic(Webhook, await this.find(principal, id));
+  }
+
+  async create(principal: Principal, input: unknown): Promise<NewWebhook> {
+    const data = parseInput(webhookInput.create, input);
+    requireReadScopes(principal, data.events);
+    await this.requireDeliverableUrl(data.url);
+    const secret = generateWebhookSecret();
+    const disabled = data.status === 'disabled';
+    const row = await this.db.prisma.webhook.create({
+      data: {
+        id: newId('webhook'),
+        organizationId: principal.organizationId,
+        url: data.url,
+        events: data.events,
+        description: data.description ?? null,
+        secretEncrypted: (await this.secrets()).seal(secret),
+        status: disabled ? 'disabled' : 'enabled',
+        ...(disabled && { disabledReason: 'Disabled through the API', disabledAt: new Date() }),
+      },
+    });
+    return { ...toPublic(NewWebhook, { ...row, secret }), secret };
+  }
+
+  /** Partial; `status: enabled` re-enables a disabled webhook (clearing why), `disabled` stops it. */
+  async update(principal: Principal, id: string, input: unknown): Promise<Webhook> {
+    requireWellFormedId('webhook', LABEL, id);
+    const data = parseInput(webhookInput.update, input);
+    if (data.status === null)
+      throw new DomainError('VALIDATION_ERROR', "'status' must be enabled or disabled", 'status');
+    if (data.events) requireReadScopes(principal, data.events);
+    if (data.url) await this.requireDeliverableUrl(data.url);
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
+      const changes: Record<string, unknown> = changedColumns(row, {
+        url: data.url,
+        events: data.events,
+        description: data.description,
+      });
+      if (data.status === 'enabled' && row.status !== 'enabled') {
+        Object.assign(changes, { status: 'enabled', disabledReason: null, disabledAt: null, consecutiveFailures: 0 });
+      } else if (data.status === 'disabled' && row.status !== 'disabled') {
+        Object.assign(changes, {
+          status: 'disabled',
+          disabledReason: 'Disabled through the API',
+          disabledAt: new Date(),
+        });
+      }
+      if (Object.keys(changes).length === 0) return toPublic(Webhook, row);
+      return toPublic(Webhook, await tx.webhook.update({ where: { id }, data: changes }));
+    });
+  }
+
+  /** Deletes it with its deliveries log; queued deliveries to it are dropped by the worker. */
+  async delete(principal: Principal, id: string): Promise<boolean> {
+    requireWellFormedId('webhook', LABEL, id);
+    const { count } = await this.db.prisma.webhook.deleteMany({
+      where: { id, organizationId: principal.organizationId },
+    });
+    if (count === 0) throw notFound(LABEL);
+    return true;
+  }
+
+  /** A new signing secret, effective for every delivery from now on; the old one stops at once. */
+  async rotateSecret(principal: Principal, id: string): Promise<NewWebhook> {
+    requireWellFormedId('webhook', LABEL, id);
+    const secret = generateWebhookSecret();
+    const sealed = (await this.secrets()).seal(secret);
+    return this.db.prisma.$transaction(async (tx) => {
+      await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
+      const row = await tx.webhook.update({ where: { id }, data: { secretEncrypted: sealed } });
+      return { ...toPublic(NewWebhook, { ...row, secret }), secret };
+    });
+  }
+
+  /**
+   * Queues a test event (type webhook.test, data.object the webhook) to this webhook
+   * only, even a disabled one, so that a receiver can be checked before enabling it.
+   * One attempt; it does not count towards the endpoint's health.
+   */
+  async sendTest(principal: Principal, id: string): Promise<WebhookDispatch> {
+    const webhook = await this.get(principal, id);
+    const eventId = newId('event');
+    await this.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`
+        insert into "Event" (id, "organizationId", type, data, "createdAt")
+        values (${eventId}, ${principal.organizationId}, ${TEST_EVENT_TYPE},
+                ${JSON.stringify({ object: webhook })}::jsonb, ${new Date()})`;
+      await tx.$executeRawUnsafe(ADD_DELIVERY_JOB_SQL, job({ eventId, webhookId: id, trigger: 'test' }), new Date());
+    });
+    return { webhookId: id, eventIds: [eventId], count: 1 };
+  }
+
+  /** One page of the webhook's deliveries log, oldest first unless sorted. */
+  async deliveries(principal: Principal, webhookId: string, args: unknown): Promise<Page<WebhookDelivery>> {
+    await this.find(principal, webhookId);
+    const filter = parseInput(deliveryList.schema, args) as PageRequest & Record<string, unknown>;
+    const table = 'WebhookDelivery';
+    const where = whereOf(deliveryList, principal.organizationId, filter, table);
+    const params = [...where.params, webhookId];
+    const condition = `${where.sql} and "${table}"."webhookId" = $${params.length}`;
+    const { skip, take } = pageWindow(filter);
+    const [page, count] = await Promise.all([
+      this.db.pool.query<WebhookDelivery>({
+        text: `select ${sqlSelectOf(WebhookDelivery, table)} from "${table}" where ${condition}
+               order by ${orderOf(table, filter.sort as string | undefined)}
+               limit $${params.length + 1} offset $${params.length + 2}`,
+        values: [...params, take, skip],
+      }),
+      this.db.pool.query<{ total: number }>({
+        text: `select count(*)::int as total from "${table}" where ${condition}`,
+        values: params,
+      }),
+    ]);
+    return { data: page.rows, pagination: paginationOf(filter, count.rows[0]!.total) };
+  }
+
+  /** Sends the event of a logged delivery again: one attempt, with the same event id. */
+  async retryDelivery(principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDispatch> {
+    const webhook = await this.find(principal, webhookId);
+    if (!isWellFormedId('webhookDelivery', deliveryId)) throw notFound('Delivery');
+    const delivery = await this.db.prisma.webhookDelivery.findFirst({
+      where: { id: deliveryId, webhookId, organizationId: principal.organizationId },
+    });
+    if (!delivery) throw notFound('Delivery');
+    const test = delivery.eventType === TEST_EVENT_TYPE;
+    if (!test) requireEnabled(webhook);
+    const queued = await this.queue(principal, webhookId, [delivery.eventId], test ? 'test' : 'manual');
+    if (!queued.length) throw new DomainError('CONFLICT', `Event ${delivery.eventId} is no longer kept`);
+    return { webhookId, eventIds: queued, count: queued.length };
+  }
+
+  /** Sends again every event since `since` whose attempts to this webhook all failed (at most REDELIVER_LIMIT). */
+  async redeliver(principal: Principal, webhookId: string, input: unknown): Promise<WebhookDispatch> {
+    const webhook = await this.find(principal, webhookId);
+    const { since } = parseInput(redeliverSchema, input);
+    requireEnabled(webhook);
+    const { rows } = await this.db.pool.query<{ eventId: string }>({
+      text: `select d."eventId" from "WebhookDelivery" d join "Event" e on e.id = d."eventId"
+             where d."webhookId" = $1 and d."organizationId" = $2 and d.trigger <> 'test' and e."createdAt" >= $3
+             group by d."eventId", e."createdAt"
+             having bool_and(d.status = 'failed') and not bool_or(coalesce(d."nextAttemptAt" > now(), false))
+             order by e."createdAt", d."eventId" limit ${REDELIVER_LIMIT}`,
+      values: [webhookId, principal.organizationId, new Date(since * 1000)],
+    });
+    const queued = await this.queue(
+      principal,
+      webhookId,
+      rows.map((row) => row.eventId),
+      'manual',
+    );
+    return { webhookId, eventIds: queued, count: queued.length };
+  }
+
+  /** Adds one job per event still kept, in one transaction; returns the events queued. */
+  private async queue(
+    principal: Principal,
+    webhookId: string,
+    eventIds: string[],
+    trigger: 'manual' | 'test',
+  ): Promise<string[]> {
+    if (!eventIds.length) return [];
+    // One statement: every job or none.
+    const { rows } = await this.db.pool.query<{ id: string }>({
+      text: `select e.id, graphile_worker.add_job('deliver_webhook',
+                json_build_object('eventId', e.id, 'webhookId', $3::text, 'trigger', $4::text),
+                max_attempts => ${JOB_MAX_ATTEMPTS}) is not null as queued
+             from "Event" e where e.id = any($1::text[]) and e."organizationId" = $2
+             order by e."createdAt", e.id`,
+      values: [eventIds, principal.organizationId, webhookId, trigger],
+    });
+    return rows.map((row) => row.id);
+  }
+
+  private find(principal: Principal, id: string): Promise<WebhookRow> {
+    return findOwned('webhook', LABEL, id, (id) =>
+      this.db.prisma.webhook.findFirst({ where: { id, organizationId: principal.organizationId } }),
+    );
+  }
+
+  /** 400 naming `url` when the URL cannot take webhooks here (production: https to a public address). */
+  private async requireDeliverableUrl(url: string): Promise<void> {
+    const problem = await urlProblem(url, { strict: this.config.isProduction });
+    if (problem) throw new DomainError('VALIDATION_ERROR', `'url': ${problem}`, 'url');
+  }
+}
+
+function job(payload: DeliveryPayload): string {
+  return JSON.stringify(payload);
+}
+
+/** DECISIONS.md: a webhook needs the read scope of every event type it subscribes to. */
+function requireReadScopes(principal: Principal, events: EventType[]): void {
+  const missing = [...new Set(events.map((type) => EVENT_TYPES[type]))].filter(
+    (scope) => !hasScope(principal.scopes, scope),
+  );
+  if (missing.length) {
+    throw new DomainError('FORBIDDEN', `Subscribing to these events needs the scope ${missing.join(', ')}`, 'events');
+  }
+}
+
+function requireEnabled(webhook: WebhookRow): void {
+  if (webhook.status !== 'enabled') {
+    throw new DomainError('CONFLICT', 'The webhook is disabled: enable it (PUT status enabled) first', 'status');
+  }
+}

@@ -1,0 +1,139 @@
+// A webhook subscription as the API shows it (never its secret), the same with
+// its secret as creation and rotation answer it once (written out again: the
+// kit's public fields are per class), one attempt of the
+// deliveries log, and what a test, retry or redelivery has queued.
+import { ObjectType } from 'type-graphql';
+import { z } from 'zod';
+import { EVENT_TYPES } from '../../../jobs/event-types.js';
+import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+
+export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
+export const DELIVERY_STATUSES = ['succeeded', 'failed'] as const;
+export const DELIVERY_TRIGGERS = ['event', 'manual', 'test'] as const;
+
+const eventTypes = Object.keys(EVENT_TYPES) as [string, ...string[]];
+/** A list of event type names (GraphQL [String], OpenAPI an array of the event type enum). */
+const eventTypeListKind: FieldKind = { ...FIELD_KINDS.textList, schema: () => z.array(z.enum(eventTypes)) };
+
+@ObjectType({ simpleResolvers: true, description: 'A webhook subscription: events of these types are POSTed to url.' })
+export class Webhook {
+  @Public.id()
+  id!: string;
+
+  @Public.text({ description: 'Where events are POSTed. In production: https, to a public address.' })
+  url!: string;
+
+  @Public.of(eventTypeListKind, { description: 'The event types delivered.' })
+  events!: string[];
+
+  @Public.text({ nullable: true })
+  description!: string | null;
+
+  @Public.of(oneOf(WEBHOOK_STATUSES), {
+    description: 'A disabled webhook receives nothing until set to enabled again.',
+  })
+  status!: string;
+
+  @Public.text({ nullable: true, description: 'Why the webhook was disabled.' })
+  disabledReason!: string | null;
+
+  @Public.timestamp({ nullable: true })
+  disabledAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+
+  @Public.timestamp()
+  updatedAt!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A webhook with its signing secret: store the secret now.' })
+export class NewWebhook {
+  @Public.id()
+  id!: string;
+
+  @Public.text({ description: 'Where events are POSTed. In production: https, to a public address.' })
+  url!: string;
+
+  @Public.of(eventTypeListKind, { description: 'The event types delivered.' })
+  events!: string[];
+
+  @Public.text({ nullable: true })
+  description!: string | null;
+
+  @Public.of(oneOf(WEBHOOK_STATUSES), {
+    description: 'A disabled webhook receives nothing until set to enabled again.',
+  })
+  status!: string;
+
+  @Public.text({ nullable: true, description: 'Why the webhook was disabled.' })
+  disabledReason!: string | null;
+
+  @Public.timestamp({ nullable: true })
+  disabledAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+
+  @Public.timestamp()
+  updatedAt!: string;
+
+  @Public.text({ description: 'The signing secret (`whsec_…`). Shown only on creation and rotation.' })
+  secret!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One delivery attempt of one event to a webhook.' })
+export class WebhookDelivery {
+  @Public.id()
+  id!: string;
+
+  @Public.id()
+  webhookId!: string;
+
+  @Public.id({ description: 'The event id: the same on every attempt (the webhook-id header).' })
+  eventId!: string;
+
+  @Public.text()
+  eventType!: string;
+
+  @Public.int({ description: '1 to 4 for an event (the first attempt and 3 retries); 1 for a manual one.' })
+  attempt!: number;
+
+  @Public.of(oneOf(DELIVERY_TRIGGERS), {
+    description: 'event: the event and its retries; manual: a retry or redelivery asked for; test: a test event.',
+  })
+  trigger!: string;
+
+  @Public.of(oneOf(DELIVERY_STATUSES))
+  status!: string;
+
+  @Public.int({ nullable: true, description: 'The HTTP status answered; null when none was (timeout, connection).' })
+  statusCode!: number | null;
+
+  @Public.int()
+  durationMs!: number;
+
+  @Public.text({ nullable: true })
+  error!: string | null;
+
+  @Public.text({ nullable: true, description: 'The first 1 KiB of the answer.' })
+  responseExcerpt!: string | null;
+
+  @Public.timestamp({ nullable: true, description: 'When this attempt failed and a retry is scheduled: its time.' })
+  nextAttemptAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'Deliveries queued for a webhook (a test, a retry, a redelivery).' })
+export class WebhookDispatch {
+  @Public.id()
+  webhookId!: string;
+
+  @Public.textList({ description: 'The events queued, each once.' })
+  eventIds!: string[];
+
+  @Public.int()
+  count!: number;
+}

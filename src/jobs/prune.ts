@@ -1,0 +1,52 @@
+// The hourly clean-up (crontab in worker.ts): events older than
+// EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
+// and Idempotency-Keys past their 24 hours. Deletes in batches so that no
+// statement holds many locks or runs long.
+import type { Task } from 'graphile-worker';
+import type pg from 'pg';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+
+export const PRUNE = 'prune';
+const BATCH = 5_000;
+/** DECISIONS.md: Idempotency-Keys are kept 24 hours. */
+const IDEMPOTENCY_KEEP_HOURS = 24;
+
+export interface PruneDependencies {
+  pool: pg.Pool;
+  config: Pick<Config, 'eventRetentionDays' | 'webhooks'>;
+  logger: Logger;
+}
+
+export interface Pruned {
+  events: number;
+  deliveries: number;
+  idempotencyKeys: number;
+}
+
+export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>): Promise<Pruned> {
+  const inBatches = async (table: string, olderThanHours: number) => {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await pool.query(
+        `delete from "${table}" where ctid = any (array(
+           select ctid from "${table}" where "createdAt" < now() - make_interval(hours => $1) limit ${BATCH}))`,
+        [olderThanHours],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < BATCH) return total;
+    }
+  };
+  return {
+    events: await inBatches('Event', config.eventRetentionDays * 24),
+    deliveries: await inBatches('WebhookDelivery', config.webhooks.deliveryRetentionDays * 24),
+    idempotencyKeys: await inBatches('IdempotencyKey', IDEMPOTENCY_KEEP_HOURS),
+  };
+}
+
+export function pruneTask(deps: PruneDependencies): Task {
+  return async () => {
+    const pruned = await prune(deps);
+    if (pruned.events || pruned.deliveries || pruned.idempotencyKeys) deps.logger.info({ pruned }, 'pruned old rows');
+  };
+}

@@ -1,0 +1,163 @@
+// One delivery attempt over HTTP: the signed POST of exact body bytes, with a
+// deadline, redirects never followed, and at most RESPONSE_READ_LIMIT bytes of
+// the answer read (an excerpt of which goes to the deliveries log).
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { isForbiddenAddress, publicOnlyLookup } from './url-policy.js';
+import { secretKeyBytes } from './webhook-secrets.js';
+
+export const USER_AGENT = 'business-platform-webhooks/1';
+/** How much of an answer is read at most; the rest is not waited for. */
+export const RESPONSE_READ_LIMIT = 64 * 1024;
+/** How much of it the deliveries log keeps. */
+export const EXCERPT_LIMIT = 1024;
+
+export interface SignedHeaders {
+  'content-type': string;
+  'user-agent': string;
+  'x-service-signature': string;
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * The specification's X-Service-Signature (hex HMAC-SHA256 of the body keyed with the
+ * secret string as shown, prefix included) and the Standard Webhooks headers (base64
+ * HMAC-SHA256 of `id.timestamp.body` keyed with the secret's decoded bytes).
+ */
+export function signedHeaders(secret: string, eventId: string, body: string, timestamp: number): SignedHeaders {
+  const hex = createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+  const standard = createHmac('sha256', secretKeyBytes(secret))
+    .update(`${eventId}.${timestamp}.${body}`, 'utf8')
+    .digest('base64');
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-service-signature': hex,
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${standard}`,
+  };
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  excerpt: string | null;
+  /** A Retry-After the receiver sent, in ms. */
+  retryAfterMs: number | null;
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  /** Production: connect only to checked public addresses. */
+  strict: boolean;
+}
+
+// Keep-alive: a busy endpoint reuses its connections. A new connection resolves
+// (and, strictly, checks) the host again; a reused one was checked when opened.
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 50 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 50 }),
+  strictHttps: new https.Agent({ keepAlive: true, maxSockets: 50, lookup: publicOnlyLookup as never }),
+};
+
+export function postSigned(
+  url: string,
+  body: string,
+  headers: SignedHeaders,
+  options: PostOptions,
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null): AttemptResult => ({
+    ok: false,
+    statusCode,
+    durationMs: elapsed(),
+    error,
+    excerpt,
+    retryAfterMs: null,
+  });
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(fail('invalid URL'));
+  }
+  const secure = target.protocol === 'https:';
+  if (options.strict && !secure) return Promise.resolve(fail('not an https URL'));
+  // A literal address is connected to without any lookup: check it here.
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (options.strict && isIP(literal) && isForbiddenAddress(literal)) {
+    return Promise.resolve(fail('must not resolve to a loopback, private, link-local or reserved address'));
+  }
+  const agent = secure ? (options.strict ? agents.strictHttps : agents.https) : agents.http;
+  const send = secure ? https.request : http.request;
+
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const finish = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const request = send(target, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+    });
+    const timer = setTimeout(() => {
+      finish(fail(`timed out after ${options.timeoutMs} ms`));
+      request.destroy();
+    }, options.timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      finish(fail(error.code === 'EFORBIDDENADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`));
+    });
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const excerpt = text ? text.slice(0, EXCERPT_LIMIT) : null;
+        const ok = status >= 200 && status < 300;
+        const redirect = status >= 300 && status < 400;
+        finish({
+          ok,
+          statusCode: status,
+          durationMs: elapsed(),
+          error: ok ? null : redirect ? `redirect (${status}) not followed` : `HTTP ${status}`,
+          excerpt,
+          retryAfterMs: retryAfterOf(response.headers['retry-after']),
+        });
+        // Whatever was not read is not waited for; the socket is not reused.
+        if (!response.complete) response.destroy();
+      };
+      response.on('data', (chunk: Buffer) => {
+        if (size >= RESPONSE_READ_LIMIT) return;
+        chunks.push(chunk.subarray(0, RESPONSE_READ_LIMIT - size));
+        size += chunk.length;
+        if (size >= RESPONSE_READ_LIMIT) done();
+      });
+      response.on('end', done);
+      response.on('error', done);
+      response.on('aborted', done);
+    });
+    request.end(body);
+  });
+}
+
+/** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */
+export function retryAfterOf(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}

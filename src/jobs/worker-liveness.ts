@@ -1,0 +1,83 @@
+// Jobs of a worker process that died (SIGKILL, OOM, power) stay locked, and
+// graphile-worker itself frees such jobs only after 4 hours. So each worker holds
+// a PostgreSQL session advisory lock per graphile worker id on a connection of
+// its own for as long as it lives: PostgreSQL drops the locks with the session
+// when the process dies. Every worker process, at start and then every
+// RECOVER_INTERVAL_MS, looks at the ids that lock jobs; an id whose advisory lock
+// nobody holds belongs to a dead worker, and its jobs are unlocked for the living
+// (graphile_worker.force_unlock_workers). A job is then delivered again: receivers
+// deduplicate on the event id.
+import type { EventEmitter } from 'node:events';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+/** The first key of the two-key advisory locks: "whk" + 1, so as not to meet other advisory locks. */
+const LOCK_SPACE = 0x77686b01;
+export const RECOVER_INTERVAL_MS = 30_000;
+
+export interface Liveness {
+  /** Frees the jobs of dead workers now; returns the worker ids freed. */
+  recover(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startLiveness(
+  databaseUrl: string,
+  pool: pg.Pool,
+  events: EventEmitter,
+  logger: Logger,
+): Promise<Liveness> {
+  const holder = new pg.Client({ connectionString: databaseUrl });
+  holder.on('error', (error) => logger.warn({ error: error.message }, 'worker liveness connection error'));
+  await holder.connect();
+  let held = Promise.resolve();
+  events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => {
+    held = held
+      .then(() => holder.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, worker.workerId]))
+      .then(
+        () => undefined,
+        (error: Error) => logger.warn({ error: error.message }, 'cannot mark a worker alive'),
+      );
+  });
+
+  async function recover(): Promise<string[]> {
+    const client = await pool.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>(
+        `select distinct locked_by as id from graphile_worker._private_jobs where locked_by is not null`,
+      );
+      const dead: string[] = [];
+      for (const { id } of rows) {
+        const { rows: probe } = await client.query<{ free: boolean }>(
+          'select pg_try_advisory_lock($1, hashtext($2)) as free',
+          [LOCK_SPACE, id],
+        );
+        if (probe[0]?.free) {
+          dead.push(id);
+          await client.query('select pg_advisory_unlock($1, hashtext($2))', [LOCK_SPACE, id]);
+        }
+      }
+      if (dead.length) {
+        await client.query('select graphile_worker.force_unlock_workers($1::text[])', [dead]);
+        logger.warn({ workers: dead }, 'released the jobs of workers that died');
+      }
+      return dead;
+    } finally {
+      client.release();
+    }
+  }
+
+  const timer = setInterval(
+    () => void recover().catch((error: Error) => logger.warn({ error: error.message }, 'worker recovery failed')),
+    RECOVER_INTERVAL_MS,
+  ).unref();
+
+  return {
+    recover,
+    async close() {
+      clearInterval(timer);
+      await held;
+      await holder.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// The background worker: graphile-worker over the service's PostgreSQL, running
+// webhook deliveries (deliver-webhook.ts) and the hourly prune (prune.ts). It
+// runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
+// any number of API and worker processes share the one queue. stop() is
+// graceful: no new job is taken, jobs in flight finish (or, past graphile-worker's
+// abort timeout, are released for another worker). A worker that dies without
+// stopping has its jobs released by the others (worker-liveness.ts).
+import { EventEmitter } from 'node:events';
+import {
+  Logger as WorkerLogger,
+  parseCronItems,
+  run,
+  type LogLevel,
+  type Runner,
+  type WorkerEvents,
+} from 'graphile-worker';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { DELIVER_WEBHOOK, deliverWebhookTask } from './deliver-webhook.js';
+import { PRUNE, pruneTask } from './prune.js';
+import { secretBoxFor } from './webhook-secrets.js';
+import { startLiveness, type Liveness } from './worker-liveness.js';
+
+export interface Worker {
+  runner: Runner;
+  /** Takes no new job, lets the ones in flight finish, closes the pool. */
+  stop(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  config: Config;
+  databaseUrl: string;
+  logger: Logger;
+  /** Poll for due jobs (scheduled retries) this often; new jobs arrive by LISTEN at once. */
+  pollIntervalMs?: number;
+}
+
+/** graphile-worker's log lines through the service's logger; its info is our debug. */
+function workerLogger(logger: Logger): WorkerLogger {
+  const levels: Record<LogLevel, 'error' | 'warn' | 'debug'> = {
+    error: 'error',
+    warning: 'warn',
+    info: 'debug',
+    debug: 'debug',
+  } as Record<LogLevel, 'error' | 'warn' | 'debug'>;
+  return new WorkerLogger((scope) => (level, message, meta) => {
+    logger[levels[level] ?? 'debug']({ worker: scope, ...meta }, message);
+  });
+}
+
+export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
+  const secrets = await secretBoxFor(config);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
+  const connectionError = (error: Error & { code?: string }) =>
+    logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
+  pool.on('error', connectionError);
+  pool.on('connect', (client) => client.on('error', connectionError));
+  const events = new EventEmitter();
+  let runner: Runner;
+  let liveness: Liveness | undefined;
+  try {
+    liveness = await startLiveness(databaseUrl, pool, events, logger);
+    runner = await run({
+      pgPool: pool,
+      events: events as WorkerEvents,
+      concurrency: config.worker.concurrency,
+      noHandleSignals: true,
+      pollInterval: pollIntervalMs ?? config.worker.pollIntervalMs,
+      logger: workerLogger(logger),
+      taskList: {
+        [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
+        [PRUNE]: pruneTask({ pool, config, logger }),
+      },
+      // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
+      parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
+    });
+    // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.
+    await liveness.recover();
+  } catch (error) {
+    await liveness?.close();
+    await pool.end();
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    runner,
+    stop() {
+      stopping ??= (async () => {
+        try {
+          await runner.stop();
+        } finally {
+          await liveness?.close();
+          await pool.end();
+        }
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,6 +1,8 @@
 // What the bench scripts share: a fresh database, servers started as child
 // processes on free ports, clean-up on exit or signal, and table printing.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -161,4 +163,51 @@ export function startCommandArguments(): string[] {
   const [command, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
   if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
   return args;
+}
+
+/**
+ * The service's environment in every bench: `npm start`'s defaults, quiet logs, the
+ * rate limit out of the way. NODE_ENV stays development, the default, so webhooks may
+ * go to a receiver on loopback (production refuses private addresses); it otherwise
+ * only adds the demo organization at first start.
+ */
+export function serviceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000000',
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
+export interface Receiver {
+  url: string;
+  /** Called with each delivery's webhook-id and the time it arrived (performance.now()). */
+  onDelivery?: (eventId: string, at: number) => void;
+  received: number;
+}
+
+/** A webhook receiver on loopback answering 200 at once; closed at exit. */
+export async function startReceiver(): Promise<Receiver> {
+  const receiver: Receiver = { url: '', received: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      receiver.received += 1;
+      receiver.onDelivery?.(String(req.headers['webhook-id']), performance.now());
+      res.end('ok');
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`;
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return receiver;
 }

@@ -31,7 +31,9 @@ import {
   createBenchDatabase,
   printTable,
   startCommandArguments,
+  serviceEnv,
   startServer,
+  startReceiver,
   withClient,
   type Server as ChildServer,
 } from './harness.js';
@@ -81,8 +83,8 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
 
 type Server = ChildServer<'service' | 'baseline' | 'express'>;
 
-/** An organization, its API key (crm:read crm:write), CONTACTS contacts and DEALS deals; returns the key. */
-async function seed(url: string): Promise<string> {
+/** An organization, its API keys (crm:read crm:write; admin), CONTACTS contacts and DEALS deals. */
+async function seed(url: string): Promise<{ key: string; adminKey: string }> {
   const clients = connectDatabase(url, 2);
   const services = createServices(clients);
   try {
@@ -94,6 +96,10 @@ async function seed(url: string): Promise<string> {
     const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
       name: 'bench',
       scopes: ['crm:read', 'crm:write'],
+    });
+    const admin = await services.apiKeys.create(operatorPrincipal(organization.id), {
+      name: 'bench admin',
+      scopes: ['admin'],
     });
     // createdAt is a permutation of the ids (7919 is prime to 10000): ordering does real work.
     await withClient(url, async (client) => {
@@ -121,7 +127,7 @@ async function seed(url: string): Promise<string> {
       );
       await client.query('analyze');
     });
-    return key;
+    return { key, adminKey: admin.key };
   } finally {
     await clients.prisma.$disconnect();
   }
@@ -237,14 +243,14 @@ function printProfile(server: Server): void {
 
 async function main(): Promise<void> {
   const database = await createBenchDatabase(DATABASE);
-  const key = await seed(database.url);
+  const { key, adminKey } = await seed(database.url);
   if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
 
   const common = { poolSize: POOL_SIZE, profileDir: PROFILE ? PROFILE_DIR : undefined };
   const service = await startServer('service', {
     ...common,
     args: startCommandArguments(),
-    env: { DATABASE_URL: database.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000' },
+    env: serviceEnv(database.url),
     readyPath: '/readyz',
   });
   const baseline = await startServer('baseline', {
@@ -261,6 +267,16 @@ async function main(): Promise<void> {
   });
   const servers = [service, baseline, express];
   await checkSameAnswers(servers, key, database.url);
+  // The fan-out must not cost the API its throughput: every contact the service
+  // creates is delivered, by its in-process worker, to a receiver in this process.
+  const receiver = await startReceiver();
+  const subscribed = await fetch(`${service.url}/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiver.url, events: ['contact.created'] }),
+  });
+  if (subscribed.status !== 201)
+    throw new Error(`webhook subscription: ${subscribed.status} ${await subscribed.text()}`);
 
   console.log(
     `PostgreSQL: ${database.where}; ${CONTACTS} contacts, ${DEALS} deals; pool size ${POOL_SIZE} (both servers); ` +
@@ -298,6 +314,9 @@ async function main(): Promise<void> {
   }
   console.log();
   printTable(rows);
+  console.log(
+    `Webhooks: one subscription on contact.created (a receiver in the bench process); ${receiver.received} deliveries received`,
+  );
   console.log(
     "CPU ms/req: the server process's CPU time (user + system) per request; ratio: req/s as a share of the baseline's",
   );

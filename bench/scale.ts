@@ -15,7 +15,15 @@ import autocannon from 'autocannon';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import { connectDatabase } from '../src/db/prisma.js';
 import { createServices } from '../src/graphql/modules.js';
-import { cleanup, createBenchDatabase, printTable, startCommandArguments, startServer, withClient } from './harness.js';
+import {
+  cleanup,
+  createBenchDatabase,
+  printTable,
+  serviceEnv,
+  startCommandArguments,
+  startServer,
+  withClient,
+} from './harness.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
   const service = await startServer('service', {
     poolSize: 10,
     args: startCommandArguments(),
-    env: { DATABASE_URL: database.url, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000000' },
+    env: serviceEnv(database.url),
     readyPath: '/readyz',
   });
   console.log(`PostgreSQL: ${database.where}; ${CONNECTIONS} connections, ${DURATION_S} s per scenario and size`);

@@ -64,7 +64,10 @@ async function main(): Promise<void> {
   const service = await startServer('service', {
     poolSize: 10,
     args: startCommandArguments(),
-    env: serviceEnv(database.url),
+    env: {
+      ...serviceEnv(database.url),
+      ...(process.env.WORKER_CONCURRENCY && { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY }),
+    },
     readyPath: '/readyz',
   });
   const receiver = await startReceiver();

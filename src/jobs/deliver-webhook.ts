@@ -116,83 +116,72 @@ async function record(
     nextAttemptAt = new Date(Date.now() + Math.max(backoff, asked));
   }
 
-  const client = await deps.pool.connect();
-  try {
-    await client.query('begin');
-    await client.query({
-      name: 'webhook_delivery_insert',
-      text: `insert into "WebhookDelivery" (id, "organizationId", "webhookId", "eventId", "eventType", attempt, trigger,
-               status, "statusCode", "durationMs", error, "responseExcerpt", "nextAttemptAt")
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+  // One statement, so one round trip and one commit per attempt: the log row, and
+  // whichever follows from the attempt (the next attempt's job, the endpoint's health).
+  const values: unknown[] = [
+    newId('webhookDelivery'),
+    target.organizationId,
+    job.webhookId,
+    job.eventId,
+    target.eventType,
+    job.attempt,
+    job.trigger,
+    result.ok ? 'succeeded' : 'failed',
+    result.statusCode,
+    result.durationMs,
+    result.error,
+    result.excerpt === null ? null : result.excerpt.replaceAll('\u0000', ''),
+    nextAttemptAt,
+  ];
+  const logged = `with logged as (
+      insert into "WebhookDelivery" (id, "organizationId", "webhookId", "eventId", "eventType", attempt, trigger,
+        status, "statusCode", "durationMs", error, "responseExcerpt", "nextAttemptAt")
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    )`;
+  if (retrying) {
+    await deps.pool.query({
+      name: 'webhook_attempt_retry',
+      text: `${logged} select graphile_worker.add_job('${DELIVER_WEBHOOK}', $14::json, run_at => $13::timestamptz,
+               max_attempts => ${JOB_MAX_ATTEMPTS})`,
+      values: [...values, JSON.stringify({ eventId: job.eventId, webhookId: job.webhookId, attempt: job.attempt + 1 })],
+    });
+  } else if (gone) {
+    await deps.pool.query({
+      name: 'webhook_attempt_gone',
+      text: `${logged} ${DISABLE_SQL}`,
+      values: [...values, 'The endpoint answered 410 Gone'],
+    });
+  } else if (exhausted) {
+    // One more event in a row failed every attempt: at the limit, the endpoint is disabled.
+    await deps.pool.query({
+      name: 'webhook_attempt_exhausted',
+      text: `${logged} update "Webhook" set
+               "consecutiveFailures" = "consecutiveFailures" + 1,
+               status = case when "consecutiveFailures" + 1 >= $14 then 'disabled' else status end,
+               "disabledReason" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $14
+                 then $15 else "disabledReason" end,
+               "disabledAt" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $14
+                 then now() else "disabledAt" end,
+               "updatedAt" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $14
+                 then now() else "updatedAt" end
+             where id = $3`,
       values: [
-        newId('webhookDelivery'),
-        target.organizationId,
-        job.webhookId,
-        job.eventId,
-        target.eventType,
-        job.attempt,
-        job.trigger,
-        result.ok ? 'succeeded' : 'failed',
-        result.statusCode,
-        result.durationMs,
-        result.error,
-        result.excerpt === null ? null : result.excerpt.replaceAll('\u0000', ''),
-        nextAttemptAt,
+        ...values,
+        disableAfterFailures,
+        `${disableAfterFailures} events in a row failed all ${MAX_ATTEMPTS} attempts`,
       ],
     });
-    if (retrying) {
-      await client.query({
-        name: 'webhook_delivery_retry',
-        text: ADD_DELIVERY_JOB_SQL,
-        values: [
-          JSON.stringify({ eventId: job.eventId, webhookId: job.webhookId, attempt: job.attempt + 1 }),
-          nextAttemptAt,
-        ],
-      });
-    }
-    if (gone) {
-      await disable(client, job.webhookId, 'The endpoint answered 410 Gone');
-    } else if (exhausted) {
-      // One more event in a row failed every attempt: at the limit, the endpoint is disabled.
-      await client.query({
-        name: 'webhook_exhausted',
-        text: `update "Webhook" set
-                 "consecutiveFailures" = "consecutiveFailures" + 1,
-                 status = case when "consecutiveFailures" + 1 >= $2 then 'disabled' else status end,
-                 "disabledReason" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $2
-                   then $3 else "disabledReason" end,
-                 "disabledAt" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $2
-                   then now() else "disabledAt" end,
-                 "updatedAt" = case when status = 'enabled' and "consecutiveFailures" + 1 >= $2
-                   then now() else "updatedAt" end
-               where id = $1`,
-        values: [
-          job.webhookId,
-          disableAfterFailures,
-          `${disableAfterFailures} events in a row failed all ${MAX_ATTEMPTS} attempts`,
-        ],
-      });
-    } else if (result.ok && job.trigger !== 'test') {
-      await client.query({
-        name: 'webhook_healthy',
-        text: `update "Webhook" set "consecutiveFailures" = 0 where id = $1 and "consecutiveFailures" <> 0`,
-        values: [job.webhookId],
-      });
-    }
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
+  } else if (result.ok && job.trigger !== 'test') {
+    await deps.pool.query({
+      name: 'webhook_attempt_succeeded',
+      text: `${logged} update "Webhook" set "consecutiveFailures" = 0 where id = $3 and "consecutiveFailures" <> 0`,
+      values,
+    });
+  } else {
+    await deps.pool.query({ name: 'webhook_attempt_logged', text: `${logged} select 1`, values });
   }
 }
 
-async function disable(client: pg.PoolClient, webhookId: string, reason: string): Promise<void> {
-  await client.query({
-    name: 'webhook_disable',
-    text: `update "Webhook" set status = 'disabled', "disabledReason" = $2, "disabledAt" = now(), "updatedAt" = now()
-           where id = $1 and status = 'enabled'`,
-    values: [webhookId, reason],
-  });
-}
+/** Disables webhook $3 with the reason $14, unless it is disabled already. */
+const DISABLE_SQL = `update "Webhook" set status = 'disabled', "disabledReason" = $14, "disabledAt" = now(),
+  "updatedAt" = now() where id = $3 and status = 'enabled'`;

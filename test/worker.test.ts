@@ -47,9 +47,11 @@ async function queuedDeliveries(): Promise<number> {
   await client.connect();
   try {
     const { rows } = await client.query(
-      `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'deliver_webhook'`,
+      // Queued durably: as jobs, or still in the fan-out queue the worker's dispatcher empties.
+      `select (select count(*) from graphile_worker.jobs where task_identifier = 'deliver_webhook')
+            + (select count(*) from "WebhookFanout") as n`,
     );
-    return rows[0].n;
+    return Number(rows[0].n);
   } finally {
     await client.end();
   }

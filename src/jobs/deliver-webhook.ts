@@ -1,5 +1,5 @@
 // The deliver_webhook task: one attempt of one event to one webhook. The fan-out
-// trigger on "Event" adds the first job ({eventId, webhookId}); this task records
+// dispatcher (fan-out.ts) adds the first job ({eventId, webhookId}); this task records
 // each attempt in the deliveries log and schedules the next one itself (so every
 // attempt is logged and the backoff is ours: WEBHOOK_RETRY_BASE_MS x 1, 4, 16,
 // +-10%, or a Retry-After up to an hour), and keeps the endpoint's health: 410

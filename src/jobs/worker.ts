@@ -18,6 +18,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { DELIVER_WEBHOOK, deliverWebhookTask } from './deliver-webhook.js';
+import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { secretBoxFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
@@ -59,6 +60,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
   const events = new EventEmitter();
   let runner: Runner;
   let liveness: Liveness | undefined;
+  let fanOut: FanOutDispatcher | undefined;
   try {
     liveness = await startLiveness(databaseUrl, pool, events, logger);
     runner = await run({
@@ -77,7 +79,9 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     });
     // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.
     await liveness.recover();
+    fanOut = startFanOut(pool, logger);
   } catch (error) {
+    await fanOut?.stop();
     await liveness?.close();
     await pool.end();
     throw error;
@@ -88,6 +92,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     stop() {
       stopping ??= (async () => {
         try {
+          await fanOut?.stop();
           await runner.stop();
         } finally {
           await liveness?.close();

@@ -1,0 +1,66 @@
+// The fan-out dispatcher: moves the deliveries the trigger on "Event" queued in
+// "WebhookFanout" (in each change's own transaction, so none is lost) to
+// graphile-worker as deliver_webhook jobs, in batches. The trigger cannot call
+// add_job itself: add_job sends a NOTIFY, and PostgreSQL serialises the commits of
+// notifying transactions, so every create in a subscribed organization would wait
+// in one line (README, Performance). Here there is one NOTIFY per batch. Any number
+// of workers may dispatch at once: rows are claimed with SKIP LOCKED, and a batch
+// moves in one statement, so a worker dying mid-batch leaves the rows in place.
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import { DELIVER_WEBHOOK, JOB_MAX_ATTEMPTS } from './deliver-webhook.js';
+
+/** How often an idle dispatcher looks for new rows: the delay it adds to a delivery. */
+const DISPATCH_INTERVAL_MS = 50;
+const BATCH = 500;
+
+const DISPATCH_SQL = `with claimed as (
+    delete from "WebhookFanout" where id in (
+      select id from "WebhookFanout" order by id limit $1 for update skip locked)
+    returning "eventId", "webhookId"
+  ), batch as (
+    select count(*)::int as n,
+           array_agg(row('${DELIVER_WEBHOOK}', json_build_object('eventId', "eventId", 'webhookId', "webhookId"),
+                         null, null, ${JOB_MAX_ATTEMPTS}, null, null, null)::graphile_worker.job_spec) as specs
+    from claimed
+  )
+  select n, (select count(*) from graphile_worker.add_jobs(batch.specs))::int as added from batch where n > 0`;
+
+export interface FanOutDispatcher {
+  stop(): Promise<void>;
+}
+
+export function startFanOut(pool: pg.Pool, logger: Logger): FanOutDispatcher {
+  let running = true;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    while (running) {
+      try {
+        const { rows } = await pool.query<{ n: number }>({
+          name: 'webhook_fan_out',
+          text: DISPATCH_SQL,
+          values: [BATCH],
+        });
+        if ((rows[0]?.n ?? 0) === BATCH) continue; // more waiting: no pause
+      } catch (error) {
+        logger.warn({ err: error }, 'webhook fan-out dispatch failed; retrying');
+      }
+      if (running) await pause(DISPATCH_INTERVAL_MS);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -108,9 +108,24 @@ export const Public = {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export type PublicType<T = unknown> = Function & { prototype: T; name: string };
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+const inherited = new Map<Function, PublicField[]>();
+
+/**
+ * The type's public fields, a parent class's first: `class NewThing extends Thing`
+ * adds fields to Thing's (as type-graphql's own inheritance does for the GraphQL type).
+ */
 export function publicFieldsOf(type: PublicType): PublicField[] {
-  const fields = registry.get(type);
-  if (!fields?.length) throw new Error(`${type.name} declares no public fields`);
+  let fields = inherited.get(type);
+  if (!fields) {
+    const parent = Object.getPrototypeOf(type) as PublicType;
+    fields = [
+      ...(registry.has(parent) || inherited.has(parent) ? publicFieldsOf(parent) : []),
+      ...(registry.get(type) ?? []),
+    ];
+    if (!fields.length) throw new Error(`${type.name} declares no public fields`);
+    inherited.set(type, fields);
+  }
   return fields;
 }
 

@@ -1,6 +1,5 @@
 // A webhook subscription as the API shows it (never its secret), the same with
-// its secret as creation and rotation answer it once (written out again: the
-// kit's public fields are per class), one attempt of the
+// its secret as creation and rotation answer it once, one attempt of the
 // deliveries log, and what a test, retry or redelivery has queued.
 import { ObjectType } from 'type-graphql';
 import { z } from 'zod';
@@ -48,36 +47,7 @@ export class Webhook {
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A webhook with its signing secret: store the secret now.' })
-export class NewWebhook {
-  @Public.id()
-  id!: string;
-
-  @Public.text({ description: 'Where events are POSTed. In production: https, to a public address.' })
-  url!: string;
-
-  @Public.of(eventTypeListKind, { description: 'The event types delivered.' })
-  events!: string[];
-
-  @Public.text({ nullable: true })
-  description!: string | null;
-
-  @Public.of(oneOf(WEBHOOK_STATUSES), {
-    description: 'A disabled webhook receives nothing until set to enabled again.',
-  })
-  status!: string;
-
-  @Public.text({ nullable: true, description: 'Why the webhook was disabled.' })
-  disabledReason!: string | null;
-
-  @Public.timestamp({ nullable: true })
-  disabledAt!: string | null;
-
-  @Public.timestamp()
-  createdAt!: string;
-
-  @Public.timestamp()
-  updatedAt!: string;
-
+export class NewWebhook extends Webhook {
   @Public.text({ description: 'The signing secret (`whsec_…`). Shown only on creation and rotation.' })
   secret!: string;
 }

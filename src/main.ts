@@ -8,11 +8,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { bootstrapDemo, demoBanner } from './bootstrap.js';
 import { loadConfigOrExit } from './config.js';
-import { DatabaseUnavailableError, checkConnection } from './db/attach.js';
-import { DataDirInUseError } from './db/data-dir-lock.js';
-import { EmbeddedPostgresError } from './db/embedded-postgres.js';
+import { checkConnection } from './db/attach.js';
 import { applyMigrations } from './db/schema-engine.js';
 import { openDatabase, type DatabaseHandle } from './db/server.js';
+import { isOperatorProblem } from './db/start-errors.js';
 import { drainable, type Drainable } from './drain.js';
 import { configureHttpServer } from './http/server-options.js';
 import { startWorker, type Worker } from './jobs/worker.js';
@@ -127,15 +126,8 @@ async function start(): Promise<void> {
 
 /** Problems an operator fixes are one line without a stack; anything else is logged in full. */
 function reportStartFailure(error: unknown): void {
-  if (
-    error instanceof DataDirInUseError ||
-    error instanceof EmbeddedPostgresError ||
-    error instanceof DatabaseUnavailableError
-  ) {
-    console.error(error.message);
-  } else {
-    logger.fatal({ err: error }, 'start-up failed');
-  }
+  if (isOperatorProblem(error)) console.error(error.message);
+  else logger.fatal({ err: error }, 'start-up failed');
 }
 
 /** Drain HTTP, close the pools, stop PostgreSQL, release DATA_DIR: in that order, each bounded. */

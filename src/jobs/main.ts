@@ -5,10 +5,9 @@
 // run beside any number of API processes (WORKER=off there, if wanted).
 import 'reflect-metadata';
 import { loadConfigOrExit } from '../config.js';
-import { attachOrStartDatabase, DatabaseUnavailableError, type AttachedDatabase } from '../db/attach.js';
-import { DataDirInUseError } from '../db/data-dir-lock.js';
-import { EmbeddedPostgresError } from '../db/embedded-postgres.js';
+import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
 import { applyMigrations } from '../db/schema-engine.js';
+import { isOperatorProblem } from '../db/start-errors.js';
 import { createLogger } from '../logger.js';
 import { startWorker, type Worker } from './worker.js';
 
@@ -55,14 +54,7 @@ try {
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }
 } catch (error) {
-  if (
-    error instanceof DataDirInUseError ||
-    error instanceof EmbeddedPostgresError ||
-    error instanceof DatabaseUnavailableError
-  ) {
-    console.error(error.message);
-  } else {
-    logger.fatal({ err: error }, 'worker start-up failed');
-  }
+  if (isOperatorProblem(error)) console.error(error.message);
+  else logger.fatal({ err: error }, 'worker start-up failed');
   await stop(1);
 }

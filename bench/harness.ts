@@ -8,9 +8,13 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { operatorPrincipal } from '../src/auth/principal.js';
+import type { Scope } from '../src/auth/scopes.js';
 import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
+import { connectDatabase } from '../src/db/prisma.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { openDatabase } from '../src/db/server.js';
+import { createServices } from '../src/graphql/modules.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR = path.join(ROOT, '.data/bench');
@@ -210,4 +214,25 @@ export async function startReceiver(): Promise<Receiver> {
       }),
   );
   return receiver;
+}
+
+/** A new organization (through the services, as the CLI makes one) and an API key of these scopes. */
+export async function createBenchOrganization(
+  url: string,
+  name: string,
+  scopes: Scope[],
+): Promise<{ id: string; key: string }> {
+  const clients = connectDatabase(url, 2);
+  try {
+    const services = createServices(clients);
+    const { organization } = await services.organizations.create({
+      name,
+      adminEmail: `admin@${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example`,
+      adminPassword: 'bench-password',
+    });
+    const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), { name: 'bench', scopes });
+    return { id: organization.id, key };
+  } finally {
+    await clients.prisma.$disconnect();
+  }
 }

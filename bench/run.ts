@@ -31,6 +31,7 @@ import {
   cleanup,
   cpuTimeMs,
   createBenchDatabase,
+  createBenchOrganization,
   printTable,
   startCommandArguments,
   serviceEnv,
@@ -79,7 +80,8 @@ const ALL_SCENARIOS: Scenario[] = [
       company: 'Analytical Engines',
       tags: ['bench', 'vip'],
     }),
-    target: 0.45,
+    // Issue targets: 0.45 alone, 0.35 with a subscription whose deliveries run beside the creates.
+    target: WEBHOOK ? 0.35 : 0.45,
   },
 ];
 const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
@@ -134,15 +136,7 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
     });
     // The baselines create their contacts here: no webhook fan-out for them, so the
     // service's creates, which pay for theirs, are compared with creates that do not.
-    const other = await services.organizations.create({
-      name: 'Bench, no webhooks',
-      adminEmail: 'admin@unsubscribed.example',
-      adminPassword: 'bench-password',
-    });
-    const unsubscribed = await services.apiKeys.create(operatorPrincipal(other.organization.id), {
-      name: 'bench',
-      scopes: ['crm:read', 'crm:write'],
-    });
+    const unsubscribed = await createBenchOrganization(url, 'Bench, no webhooks', ['crm:read', 'crm:write']);
     return { key, adminKey: admin.key, unsubscribedKey: unsubscribed.key };
   } finally {
     await clients.prisma.$disconnect();

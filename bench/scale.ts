@@ -12,12 +12,10 @@
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import autocannon from 'autocannon';
-import { operatorPrincipal } from '../src/auth/principal.js';
-import { connectDatabase } from '../src/db/prisma.js';
-import { createServices } from '../src/graphql/modules.js';
 import {
   cleanup,
   createBenchDatabase,
+  createBenchOrganization,
   printTable,
   serviceEnv,
   startCommandArguments,
@@ -43,25 +41,6 @@ const SCENARIOS: Scenario[] = [
   { name: 'q, common words (11% of rows)', path: () => '/v1/crm/contacts?limit=50&q=company%207' },
 ];
 
-async function createOrganization(url: string, name: string): Promise<{ id: string; key: string }> {
-  const clients = connectDatabase(url, 2);
-  try {
-    const services = createServices(clients);
-    const { organization } = await services.organizations.create({
-      name,
-      adminEmail: `admin@${name.toLowerCase()}.example`,
-      adminPassword: 'bench-password',
-    });
-    const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
-      name: 'bench',
-      scopes: ['crm:read'],
-    });
-    return { id: organization.id, key };
-  } finally {
-    await clients.prisma.$disconnect();
-  }
-}
-
 /** Contacts number `from + 1` to `to` of each organization, in batches; the first few carry the rare word. */
 async function addContacts(url: string, organizationIds: string[], from: number, to: number): Promise<void> {
   await withClient(url, async (client) => {
@@ -85,8 +64,8 @@ async function addContacts(url: string, organizationIds: string[], from: number,
 
 async function main(): Promise<void> {
   const database = await createBenchDatabase('bp_bench_scale');
-  const measured = await createOrganization(database.url, 'Measured');
-  const other = await createOrganization(database.url, 'Other');
+  const measured = await createBenchOrganization(database.url, 'Measured', ['crm:read']);
+  const other = await createBenchOrganization(database.url, 'Other', ['crm:read']);
   const service = await startServer('service', {
     poolSize: 10,
     args: startCommandArguments(),

@@ -14,13 +14,11 @@
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import pg from 'pg';
-import { operatorPrincipal } from '../src/auth/principal.js';
-import { connectDatabase } from '../src/db/prisma.js';
-import { createServices } from '../src/graphql/modules.js';
 import { newId } from '../src/ids.js';
 import {
   cleanup,
   createBenchDatabase,
+  createBenchOrganization,
   printTable,
   serviceEnv,
   sleep,
@@ -35,32 +33,13 @@ const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 1_000);
 const TICK_MS = 10;
 const PRODUCERS = 4;
 
-async function createOrganization(url: string): Promise<{ id: string; adminKey: string }> {
-  const clients = connectDatabase(url, 2);
-  try {
-    const services = createServices(clients);
-    const { organization } = await services.organizations.create({
-      name: 'Webhooks',
-      adminEmail: 'admin@webhooks.example',
-      adminPassword: 'bench-password',
-    });
-    const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
-      name: 'bench',
-      scopes: ['admin'],
-    });
-    return { id: organization.id, adminKey: key };
-  } finally {
-    await clients.prisma.$disconnect();
-  }
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 async function main(): Promise<void> {
   const database = await createBenchDatabase('bp_bench_webhooks');
-  const organization = await createOrganization(database.url);
+  const organization = await createBenchOrganization(database.url, 'Webhooks', ['admin']);
   const service = await startServer('service', {
     poolSize: 10,
     args: startCommandArguments(),
@@ -73,7 +52,7 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const subscribed = await fetch(`${service.url}/v1/webhooks`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${organization.adminKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${organization.key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: receiver.url, events: ['contact.created'] }),
   });
   if (subscribed.status !== 201) throw new Error(`subscription: ${subscribed.status} ${await subscribed.text()}`);

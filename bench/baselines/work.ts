@@ -110,43 +110,37 @@ function pageParameter(query: URLSearchParams, name: string, fallback: number, m
   return value;
 }
 
-export async function listContacts(organizationId: string, query: URLSearchParams) {
+/** One page of the organization's rows of `table`, oldest first, with its exact total (count(*)). */
+async function listPage<R, T>(
+  table: 'Contact' | 'Deal',
+  columns: string,
+  publicOf: (row: R) => T,
+  organizationId: string,
+  query: URLSearchParams,
+) {
   const page = pageParameter(query, 'page', 1, Number.MAX_SAFE_INTEGER);
   const limit = pageParameter(query, 'limit', 50, 100);
   const [rows, count] = await Promise.all([
-    pool.query<ContactRow>({
-      name: 'contact_page',
-      text: `select ${COLUMNS} from "Contact" where "organizationId" = $1 order by "createdAt", id limit $2 offset $3`,
+    pool.query<R & object>({
+      name: `${table}_page`,
+      text: `select ${columns} from "${table}" where "organizationId" = $1 order by "createdAt", id limit $2 offset $3`,
       values: [organizationId, limit, (page - 1) * limit],
     }),
     pool.query<{ total: number }>({
-      name: 'contact_count',
-      text: `select count(*)::int as total from "Contact" where "organizationId" = $1`,
+      name: `${table}_count`,
+      text: `select count(*)::int as total from "${table}" where "organizationId" = $1`,
       values: [organizationId],
     }),
   ]);
   const total = count.rows[0]!.total;
-  return { data: rows.rows.map(contactOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+  return { data: rows.rows.map(publicOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
 }
 
-export async function listDeals(organizationId: string, query: URLSearchParams) {
-  const page = pageParameter(query, 'page', 1, Number.MAX_SAFE_INTEGER);
-  const limit = pageParameter(query, 'limit', 50, 100);
-  const [rows, count] = await Promise.all([
-    pool.query<DealRow>({
-      name: 'deal_page',
-      text: `select ${DEAL_COLUMNS} from "Deal" where "organizationId" = $1 order by "createdAt", id limit $2 offset $3`,
-      values: [organizationId, limit, (page - 1) * limit],
-    }),
-    pool.query<{ total: number }>({
-      name: 'deal_count',
-      text: `select count(*)::int as total from "Deal" where "organizationId" = $1`,
-      values: [organizationId],
-    }),
-  ]);
-  const total = count.rows[0]!.total;
-  return { data: rows.rows.map(dealOf), pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
-}
+export const listContacts = (organizationId: string, query: URLSearchParams) =>
+  listPage('Contact', COLUMNS, contactOf, organizationId, query);
+
+export const listDeals = (organizationId: string, query: URLSearchParams) =>
+  listPage('Deal', DEAL_COLUMNS, dealOf, organizationId, query);
 
 /** The body as a JSON object, or the 400 the service would answer. */
 export function jsonObject(text: string): Record<string, unknown> {

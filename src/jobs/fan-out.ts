@@ -1,6 +1,6 @@
 // The fan-out dispatcher: moves the deliveries the trigger on "Event" queued in
 // "WebhookFanout" (in each change's own transaction, so none is lost) to
-// graphile-worker as deliver_webhook jobs, in batches. The trigger cannot call
+// graphile-worker as deliver_webhook jobs, in batches of one endpoint's events. The trigger cannot call
 // add_job itself: add_job sends a NOTIFY, and PostgreSQL serialises the commits of
 // notifying transactions, so every create in a subscribed organization would wait
 // in one line (README, Performance). Here there is one NOTIFY per batch. Any number
@@ -8,23 +8,30 @@
 // moves in one statement, so a worker dying mid-batch leaves the rows in place.
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
-import { DELIVER_WEBHOOK, JOB_MAX_ATTEMPTS } from './deliver-webhook.js';
+import { DELIVER_WEBHOOK, DELIVERY_BATCH, JOB_MAX_ATTEMPTS } from './delivery-jobs.js';
 
 /** How often an idle dispatcher looks for new rows: the delay it adds to a delivery. */
 const DISPATCH_INTERVAL_MS = 50;
 const BATCH = 500;
 
+// Claimed rows become one job per endpoint and DELIVERY_BATCH events, oldest first.
 const DISPATCH_SQL = `with claimed as (
     delete from "WebhookFanout" where id in (
       select id from "WebhookFanout" order by id limit $1 for update skip locked)
     returning "eventId", "webhookId"
-  ), batch as (
-    select count(*)::int as n,
-           array_agg(row('${DELIVER_WEBHOOK}', json_build_object('eventId', "eventId", 'webhookId', "webhookId"),
-                         null, null, ${JOB_MAX_ATTEMPTS}, null, null, null)::graphile_worker.job_spec) as specs
+  ), chunked as (
+    select "webhookId", "eventId",
+           (row_number() over (partition by "webhookId" order by "eventId") - 1) / ${DELIVERY_BATCH} as chunk
     from claimed
+  ), jobs as (
+    select row('${DELIVER_WEBHOOK}',
+               json_build_object('webhookId', "webhookId", 'eventIds', array_agg("eventId" order by "eventId")),
+               null, null, ${JOB_MAX_ATTEMPTS}, null, null, null)::graphile_worker.job_spec as spec
+    from chunked group by "webhookId", chunk
   )
-  select n, (select count(*) from graphile_worker.add_jobs(batch.specs))::int as added from batch where n > 0`;
+  select (select count(*) from claimed)::int as n,
+         (select count(*) from graphile_worker.add_jobs(array(select spec from jobs)))::int as added
+  where exists (select 1 from claimed)`;
 
 export interface FanOutDispatcher {
   stop(): Promise<void>;

@@ -112,10 +112,15 @@ export function postSigned(
       agent,
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
     });
-    const timer = setTimeout(() => {
-      finish(fail(`timed out after ${options.timeoutMs} ms`));
-      request.destroy();
-    }, options.timeoutMs);
+    // The deadline runs from when a connection is free: a batch may wait in the
+    // agent's queue behind the endpoint's other deliveries, which is not the receiver's time.
+    let timer: NodeJS.Timeout | undefined;
+    request.once('socket', () => {
+      timer = setTimeout(() => {
+        finish(fail(`timed out after ${options.timeoutMs} ms`));
+        request.destroy();
+      }, options.timeoutMs);
+    });
     request.on('error', (error: NodeJS.ErrnoException) => {
       finish(fail(error.code === 'EFORBIDDENADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`));
     });

@@ -17,7 +17,8 @@ import {
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { DELIVER_WEBHOOK, deliverWebhookTask } from './deliver-webhook.js';
+import { deliverWebhookTask } from './deliver-webhook.js';
+import { DELIVER_WEBHOOK } from './delivery-jobs.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { secretBoxFor } from './webhook-secrets.js';

@@ -10,7 +10,7 @@ import { parseConfig, type Config } from '../../../config.js';
 import { DomainError, notFound } from '../../../errors.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
 import { isWellFormedId, newId } from '../../../ids.js';
-import { ADD_DELIVERY_JOB_SQL, JOB_MAX_ATTEMPTS, type DeliveryPayload } from '../../../jobs/deliver-webhook.js';
+import { ADD_DELIVERY_JOB_SQL, JOB_MAX_ATTEMPTS, type DeliveryPayload } from '../../../jobs/delivery-jobs.js';
 import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, secretBoxFor, type SecretBox } from '../../../jobs/webhook-secrets.js';

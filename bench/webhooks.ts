@@ -11,6 +11,7 @@
 //                          created and dropped); unset: embedded PostgreSQL
 //   BENCH_WEBHOOK_EVENTS   events to deliver (default 10000)
 //   BENCH_WEBHOOK_RATE     events committed per second (default 1000)
+//   BENCH_WEBHOOK_TIMELINE=1  also print p50/p99 per second of commit time
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import pg from 'pg';
@@ -18,6 +19,7 @@ import { newId } from '../src/ids.js';
 import {
   cleanup,
   createBenchDatabase,
+  cpuTimeMs,
   createBenchOrganization,
   printTable,
   serviceEnv,
@@ -35,6 +37,24 @@ const PRODUCERS = 4;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function printTimeline(timeline: [number, number][]): void {
+  const seconds = new Map<number, number[]>();
+  for (const [second, latency] of timeline) seconds.set(second, [...(seconds.get(second) ?? []), latency]);
+  const rows = [...seconds.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([second, values]) => {
+      const sorted = values.sort((a, b) => a - b);
+      return [
+        String(second),
+        String(sorted.length),
+        percentile(sorted, 50).toFixed(0),
+        percentile(sorted, 99).toFixed(0),
+      ];
+    });
+  console.log();
+  printTable([['second committed', 'events', 'p50 ms', 'p99 ms'], ...rows]);
 }
 
 async function main(): Promise<void> {
@@ -58,7 +78,10 @@ async function main(): Promise<void> {
   if (subscribed.status !== 201) throw new Error(`subscription: ${subscribed.status} ${await subscribed.text()}`);
 
   const committedAt = new Map<string, number>();
+  let started = 0;
   const latencies: number[] = [];
+  /** [second of commit since the start, latency] per delivery, for the timeline. */
+  const timeline: [number, number][] = [];
   let duplicates = 0;
   let lastDelivery = 0;
   receiver.onDelivery = (eventId, at) => {
@@ -75,6 +98,7 @@ async function main(): Promise<void> {
       return;
     }
     latencies.push(at - committed);
+    timeline.push([Math.floor((committed - started) / 1000), at - committed]);
     committedAt.set(eventId, -1);
     lastDelivery = at;
   };
@@ -85,7 +109,8 @@ async function main(): Promise<void> {
     `Producing ${EVENTS} contact.created events at ${RATE}/s (${perTick} per transaction every ${TICK_MS} ms), ` +
       `one subscription, the service's in-process worker`,
   );
-  const started = performance.now();
+  const cpuBefore = cpuTimeMs(service.pid);
+  started = performance.now();
   const commits: Promise<void>[] = [];
   for (let produced = 0, tick = 0; produced < EVENTS; tick++) {
     const count = Math.min(perTick, EVENTS - produced);
@@ -113,12 +138,15 @@ async function main(): Promise<void> {
   const producedIn = (performance.now() - started) / 1000;
   for (const deadline = Date.now() + 120_000; latencies.length < EVENTS && Date.now() < deadline;) await sleep(100);
   await producers.end();
+  const cpuAfter = cpuTimeMs(service.pid);
+  const cpuPerDelivery =
+    cpuBefore === undefined || cpuAfter === undefined ? 'n/a' : ((cpuAfter - cpuBefore) / latencies.length).toFixed(2);
 
   const sorted = [...latencies].sort((a, b) => a - b);
   const seconds = (lastDelivery - started) / 1000;
   console.log(`committed in ${producedIn.toFixed(1)} s (${(EVENTS / producedIn).toFixed(0)} events/s)\n`);
   printTable([
-    ['delivered', 'duplicates', 'deliveries/s (end to end)', 'p50 ms', 'p99 ms', 'max ms'],
+    ['delivered', 'duplicates', 'deliveries/s (end to end)', 'p50 ms', 'p99 ms', 'max ms', 'CPU ms/delivery'],
     [
       `${latencies.length} of ${EVENTS}`,
       String(duplicates),
@@ -126,9 +154,12 @@ async function main(): Promise<void> {
       percentile(sorted, 50).toFixed(0),
       percentile(sorted, 99).toFixed(0),
       (sorted.at(-1) ?? NaN).toFixed(0),
+      cpuPerDelivery,
     ],
   ]);
   console.log('latency: from the commit of the event to its arrival at the receiver');
+  console.log("CPU: the service process's (API and in-process worker), user + system");
+  if (process.env.BENCH_WEBHOOK_TIMELINE === '1') printTimeline(timeline);
   if (latencies.length < EVENTS) console.log(`\nWARNING: ${EVENTS - latencies.length} events not delivered in 120 s`);
 }
 

@@ -212,6 +212,57 @@ describe('fan-out', () => {
   });
 });
 
+describe('many events at once', () => {
+  it('sends each of a burst on its own, signed, and retries only the ones that failed', async () => {
+    const { org, key } = await tenant();
+    const failing = new Set<string>();
+    const target = await receiver((request) => {
+      const id = envelope(request).id as string;
+      return failing.has(id) && target.received.filter((r) => envelope(r).id === id).length === 1
+        ? { status: 500 }
+        : { status: 200 };
+    });
+    const { id, secret } = await subscribe(key, target, ['contact.created']);
+    // More events than one delivery job takes, committed together.
+    const events = await server.prisma.$transaction(async (tx) => {
+      const emitted = [];
+      for (let n = 0; n < 120; n++) {
+        const object = { id: `con_${String(n).padStart(26, '0')}`, email: `burst-${n}@example.test` };
+        emitted.push(await emitEvent(tx, { organizationId: org.id, type: 'contact.created', object }));
+      }
+      return emitted;
+    });
+    events.filter((_event, n) => n % 3 === 0).forEach((event) => failing.add(event.id));
+
+    await target.waitFor(160);
+    await sleep(RETRY_BASE_MS * 3);
+    expect(target.received).toHaveLength(160);
+    const byEvent = new Map<string, Received[]>();
+    for (const request of target.received) {
+      expectServiceSignature(request, secret);
+      const body = envelope(request);
+      byEvent.set(body.id, [...(byEvent.get(body.id) ?? []), request]);
+    }
+    for (const [n, event] of events.entries()) {
+      const requests = byEvent.get(event.id) ?? [];
+      expect(requests, event.id).toHaveLength(n % 3 === 0 ? 2 : 1);
+      expect(envelope(requests[0]!).data.object.email).toBe(`burst-${n}@example.test`);
+    }
+    const log = await eventually(async () => {
+      const rows = [...(await deliveries(key, id)), ...(await deliveries(key, id, '&page=2'))];
+      return rows.length === 160 ? rows : undefined;
+    });
+    const attempts = (eventId: string) =>
+      log.filter((row) => row.eventId === eventId).map((row) => [row.attempt, row.status]);
+    expect(attempts(events[0]!.id)).toEqual([
+      [1, 'failed'],
+      [2, 'succeeded'],
+    ]);
+    expect(attempts(events[1]!.id)).toEqual([[1, 'succeeded']]);
+    expect(log.filter((row) => row.status === 'failed')).toHaveLength(40);
+  });
+});
+
 describe('retries', () => {
   it('gives a receiver that always fails exactly 4 attempts, with growing gaps and the same event id', async () => {
     const { key } = await tenant();

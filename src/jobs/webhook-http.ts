@@ -73,7 +73,7 @@ export function postSigned(
   headers: SignedHeaders,
   options: PostOptions,
 ): Promise<AttemptResult> {
-  const started = performance.now();
+  let started = performance.now(); // reset when a connection is free: the receiver's time
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (error: string, statusCode: number | null = null, excerpt: string | null = null): AttemptResult => ({
     ok: false,
@@ -116,6 +116,7 @@ export function postSigned(
     // agent's queue behind the endpoint's other deliveries, which is not the receiver's time.
     let timer: NodeJS.Timeout | undefined;
     request.once('socket', () => {
+      started = performance.now();
       timer = setTimeout(() => {
         finish(fail(`timed out after ${options.timeoutMs} ms`));
         request.destroy();

@@ -28,5 +28,10 @@ export function generateOAuthSecret(kind: OAuthSecretKind): GeneratedSecret {
 
 /** Whether a value has the shape of this kind (a cheap refusal before any lookup). */
 export function looksLike(kind: OAuthSecretKind, value: unknown): value is string {
-  return typeof value === 'string' && value.length === OAUTH_PREFIX[kind].length + 40 && value.startsWith(OAUTH_PREFIX[kind]) && /^[0-9A-Za-z_]+$/.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length === OAUTH_PREFIX[kind].length + 40 &&
+    value.startsWith(OAUTH_PREFIX[kind]) &&
+    /^[0-9A-Za-z_]+$/.test(value)
+  );
 }

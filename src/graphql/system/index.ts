@@ -8,4 +8,13 @@ import { sessionModule } from './session/index.js';
 import { userModule } from './user/index.js';
 import { webhookModule } from './webhook/index.js';
 
-export const system = [organizationModule, userModule, apiKeyModule, eventModule, webhookModule, oauthAppModule, oauthGrantModule, sessionModule] as const;
+export const system = [
+  organizationModule,
+  userModule,
+  apiKeyModule,
+  eventModule,
+  webhookModule,
+  oauthAppModule,
+  oauthGrantModule,
+  sessionModule,
+] as const;

@@ -19,7 +19,7 @@ import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
 import { oauthAppInput, oauthAppList } from './input.js';
-import { NewOauthApp, OauthApp, type ClientType } from './type.js';
+import { type NewOauthApp, OauthApp, type ClientType } from './type.js';
 
 const LABEL = 'OAuth app';
 const CLIENT_ID = new RegExp(`^${OAUTH_PREFIX.clientId}[0-9A-Za-z]{32}$`);
@@ -152,9 +152,7 @@ export class OauthAppService {
    * is refused: it has none, so something is confused.
    */
   async authenticateClient(clientId: string, secret: string | undefined): Promise<OAuthClient | undefined> {
-    const row = CLIENT_ID.test(clientId)
-      ? await this.db.prisma.oAuthApp.findUnique({ where: { clientId } })
-      : null;
+    const row = CLIENT_ID.test(clientId) ? await this.db.prisma.oAuthApp.findUnique({ where: { clientId } }) : null;
     // Hash even when there is no such client, so timing does not tell which client ids exist.
     const presented = sha256Hex(secret ?? '');
     if (!row) return undefined;

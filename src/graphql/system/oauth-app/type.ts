@@ -6,7 +6,10 @@ import { FIELD_KINDS, oneOf, Public } from '../../kit/fields.js';
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientType = (typeof CLIENT_TYPES)[number];
 
-@ObjectType({ simpleResolvers: true, description: 'An OAuth 2.0 client that asks users of the organization for access.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An OAuth 2.0 client that asks users of the organization for access.',
+})
 export class OauthApp {
   @Public.id()
   id!: string;

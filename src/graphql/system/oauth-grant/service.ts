@@ -9,6 +9,7 @@ import { API_KEY_CHANGED_CHANNEL } from '../../../auth/api-key-format.js';
 import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format.js';
 import { sha256Hex } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
+import type { UserRights } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthCode as CodeRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
@@ -55,6 +56,9 @@ export interface StoredRefreshToken {
   grantId: string;
   scopes: string[];
   expiresAt: Date;
+  /** What the user may grant now, and what the app may hold now: a refresh gets no more. */
+  user: UserRights;
+  appScopes: string[];
 }
 
 /** What introspection and revocation need to know of a token. */
@@ -160,14 +164,17 @@ export class OAuthGrantService {
    */
   async findRefreshToken(value: string): Promise<StoredRefreshToken | undefined> {
     if (!looksLike('refreshToken', value)) return undefined;
-    const row = await this.db.prisma.oAuthRefreshToken.findUnique({ where: { tokenHash: sha256Hex(value) } });
+    const row = await this.db.prisma.oAuthRefreshToken.findUnique({
+      where: { tokenHash: sha256Hex(value) },
+      include: { user: { select: { role: true, scopes: true } }, app: { select: { scopes: true } } },
+    });
     if (!row || row.revokedAt) return undefined;
     if (row.rotatedAt) {
       await this.revokeGrant(row.grantId);
       return undefined;
     }
-    const { id, organizationId, appId, userId, grantId, scopes, expiresAt } = row;
-    return { id, organizationId, appId, userId, grantId, scopes, expiresAt };
+    const { id, organizationId, appId, userId, grantId, scopes, expiresAt, user, app } = row;
+    return { id, organizationId, appId, userId, grantId, scopes, expiresAt, user, appScopes: app.scopes };
   }
 
   /** Marks the refresh token rotated; false (and its grant revoked) when another request rotated it first. */
@@ -225,7 +232,10 @@ export class OAuthGrantService {
   async revokeToken(token: TokenRecord): Promise<void> {
     if (token.kind === 'refresh_token' && token.grantId) return this.revokeGrant(token.grantId);
     await this.db.prisma.$transaction(async (tx) => {
-      await tx.oAuthAccessToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: new Date() } });
+      await tx.oAuthAccessToken.updateMany({
+        where: { id: token.id, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
       await notify(tx, token.id);
     });
   }

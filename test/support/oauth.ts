@@ -194,3 +194,76 @@ export async function tokenRequest(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return { status: res.status, headers: res.headers, text, body: json as any };
 }
+
+export interface CodeOptions {
+  scope?: string;
+  state?: string;
+  pkce?: boolean;
+  browser?: Browser;
+}
+
+/** Runs sign-in and consent for the app and answers the code and its PKCE verifier. */
+export async function obtainCode(
+  server: ServerFixture,
+  app: TestApp,
+  user: { email: string; password: string },
+  options: CodeOptions = {},
+): Promise<{ code: string; verifier?: string; browser: Browser }> {
+  const browser = options.browser ?? new Browser(server.url);
+  const pair = options.pkce === false ? undefined : pkcePair();
+  const back = await browser.authorize(
+    authorizeUrl({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      response_type: 'code',
+      scope: options.scope ?? 'crm:read',
+      state: options.state ?? 'state-1',
+      code_challenge: pair?.challenge,
+      code_challenge_method: pair ? 'S256' : undefined,
+    }),
+    user,
+  );
+  const code = back.searchParams.get('code');
+  expect(code, back.toString()).toMatch(/^bpac_/);
+  return { code: code!, verifier: pair?.verifier, browser };
+}
+
+/** Exchanges a code as a confidential app (client_secret_post). */
+export function exchangeCode(server: ServerFixture, app: TestApp, code: string, verifier?: string) {
+  return tokenRequest(server, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: app.redirectUri,
+    client_id: app.clientId,
+    client_secret: app.clientSecret ?? undefined,
+    code_verifier: verifier,
+  });
+}
+
+/** A fresh token pair for the app and user, through sign-in and consent. */
+export async function obtainTokens(
+  server: ServerFixture,
+  app: TestApp,
+  user: { email: string; password: string },
+  options: CodeOptions = {},
+) {
+  const { code, verifier } = await obtainCode(server, app, user, options);
+  const res = await exchangeCode(server, app, code, verifier);
+  expect(res.status, res.text).toBe(200);
+  return res.body as { access_token: string; refresh_token: string; scope: string; expires_in: number };
+}
+
+/** An API key with its secret (the client_credentials grant's client), made as an operator would. */
+export async function createKeyWithSecret(
+  server: ServerFixture,
+  organizationId: string,
+  scopes: Scope[],
+  options: { expiresAt?: Date } = {},
+): Promise<{ id: string; key: string; secret: string }> {
+  const created = await server.services.apiKeys.create(operatorPrincipal(organizationId), {
+    name: 'client credentials',
+    scopes,
+    ...(options.expiresAt && { expiresAt: options.expiresAt.toISOString() }),
+  });
+  return { id: created.id, key: created.key, secret: created.secret };
+}

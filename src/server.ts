@@ -37,8 +37,8 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     poolTimeoutMs: config.databasePoolTimeoutMs,
   });
-  const services = createServices({ prisma, pool, config });
   const credentials = new CredentialResolver(prisma, logger);
+  const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forgetKey(id) });
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,

@@ -111,12 +111,13 @@ export class OauthAppService {
   /** Deletes the app and every code and token issued to it; its tokens stop at once in every process. */
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('oauthApp', LABEL, id);
-    return this.db.prisma.$transaction(async (tx) => {
+    await this.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.oAuthApp.deleteMany({ where: { id, organizationId: principal.organizationId } });
       if (count === 0) throw notFound(LABEL);
       await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
-      return true;
     });
+    this.db.credentialsChanged?.(id);
+    return true;
   }
 
   /** A new client secret, shown once; the old one stops at once (issued tokens stay valid). */

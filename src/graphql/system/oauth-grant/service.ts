@@ -196,6 +196,7 @@ export class OAuthGrantService {
       await tx.oAuthCode.updateMany({ where: { id: grantId, usedAt: null }, data: { usedAt: now } });
       await notify(tx, grantId);
     });
+    this.db.credentialsChanged?.(grantId);
   }
 
   /** An access or refresh token by value, live or not; undefined when unknown. */
@@ -238,6 +239,7 @@ export class OAuthGrantService {
       });
       await notify(tx, token.id);
     });
+    this.db.credentialsChanged?.(token.id);
   }
 
   /** Forgets codes and tokens that can no longer be used (expired a day ago). */

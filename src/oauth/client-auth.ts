@@ -12,7 +12,8 @@ interface Credentials {
   secret?: string;
 }
 
-function basicCredentials(header: string | undefined): Credentials | undefined {
+/** HTTP Basic client credentials, each part form-urlencoded (RFC 6749 2.3.1), decoded. */
+export function basicCredentials(header: string | undefined): Credentials | undefined {
   const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header ?? '');
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');

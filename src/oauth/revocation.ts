@@ -25,7 +25,8 @@ export function revocationEndpoint(services: Services) {
     // A refresh token ends its whole grant; an access token ends alone (RFC 7009 2.1).
     if (token && issuedTo(client, token)) await services.oauthGrants.revokeToken(token);
     noStore(res);
-    res.status(200).end();
+    // RFC 7009 asks for 200 and nothing else; an empty JSON object suits clients that parse every answer.
+    res.status(200).json({});
   };
 }
 

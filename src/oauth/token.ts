@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../graphql/modules.js';
 import type { OAuthParams } from './body.js';
+import { basicCredentials } from './client-auth.js';
 import { sendOAuthError } from './errors.js';
 import { createModel } from './model.js';
 
@@ -23,6 +24,10 @@ function headersOf(req: Request): Record<string, string> {
     if (typeof value === 'string') headers[name] = value;
   }
   headers['content-type'] = 'application/x-www-form-urlencoded';
+  // RFC 6749 2.3.1 form-urlencodes both parts before base64 (openid-client does: _ becomes %5F);
+  // the library's Basic parser does not decode them, so hand it the decoded pair.
+  const basic = basicCredentials(req.headers.authorization);
+  if (basic) headers.authorization = `Basic ${Buffer.from(`${basic.clientId}:${basic.secret}`).toString('base64')}`;
   return headers;
 }
 

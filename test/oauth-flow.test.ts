@@ -2,6 +2,7 @@
 // (fetch and the pages' forms): sign in, consent, code, token, API calls with
 // the token on /v1 and /graphql, refresh with rotation, revocation,
 // introspection, client_credentials with an API key, and the server metadata.
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
@@ -215,6 +216,18 @@ describe('the sign-in and consent pages', () => {
     expect(signedIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
     // A new token at sign-in: the one given before signing in is not the session.
     expect(browser.cookies.get('bp_session')).not.toBe(cookie.split(';')[0]!.split('=')[1]);
+  });
+
+  it("carry their stylesheet inline, allowed by the CSP's hash of it (and nothing else may run)", async () => {
+    const page = await new Browser(server.url).get(
+      authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code' }),
+    );
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.html)![1]!;
+    const hash = createHash('sha256').update(style).digest('base64');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain(`style-src 'sha256-${hash}'`);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
   });
 
   it('escape what an app registered (its name and description) and the state parameter', async () => {

@@ -44,6 +44,8 @@ button.secondary{background:#fff;color:#1f2328;border-color:#bbb;margin-left:.5r
 `;
 
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+// Built here, not in the template, so that formatting the template cannot change the hashed text.
+const STYLE_ELEMENT = new SafeHtml(`<style>${STYLE}</style>`);
 
 export function layout(title: string, body: SafeHtml): string {
   return (
@@ -54,9 +56,7 @@ export function layout(title: string, body: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
+        ${STYLE_ELEMENT}
       </head>
       <body>
         <main>${body}</main>

@@ -3,7 +3,9 @@
 // the token on /v1 and /graphql, refresh with rotation, revocation,
 // introspection, client_credentials with an API key, and the server metadata.
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { prune } from '../src/jobs/prune.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import {
@@ -538,5 +540,29 @@ describe('server metadata (RFC 8414)', () => {
       'finance:write',
       'admin',
     ]);
+  });
+});
+
+describe('clean-up', () => {
+  it('the hourly prune forgets codes and tokens a day after they expired, and keeps live ones', async () => {
+    const expired = await obtainTokens(server, app, user);
+    const live = await obtainTokens(server, app, user);
+    const longAgo = new Date(Date.now() - 2 * 86_400_000);
+    await server.prisma.oAuthAccessToken.update({
+      where: { tokenHash: sha256Hex(expired.access_token) },
+      data: { expiresAt: longAgo },
+    });
+    await server.prisma.oAuthRefreshToken.update({
+      where: { tokenHash: sha256Hex(expired.refresh_token) },
+      data: { expiresAt: longAgo },
+    });
+    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    const pruned = await prune({ pool, config: server.config }).finally(() => pool.end());
+    expect(pruned.oauth).toBeGreaterThanOrEqual(2);
+    const find = (token: string) =>
+      server.prisma.oAuthAccessToken.findUnique({ where: { tokenHash: sha256Hex(token) } });
+    expect(await find(expired.access_token)).toBeNull();
+    expect(await find(live.access_token)).not.toBeNull();
+    expect((await server.rest('GET', '/v1/crm/contacts', bearer(live.access_token))).status).toBe(200);
   });
 });

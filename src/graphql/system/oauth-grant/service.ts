@@ -241,17 +241,6 @@ export class OAuthGrantService {
     });
     this.db.credentialsChanged?.(token.id);
   }
-
-  /** Forgets codes and tokens that can no longer be used (expired a day ago). */
-  async prune(): Promise<number> {
-    const before = new Date(Date.now() - 86_400_000);
-    const counts = await Promise.all([
-      this.db.prisma.oAuthCode.deleteMany({ where: { expiresAt: { lt: before } } }),
-      this.db.prisma.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: before } } }),
-      this.db.prisma.oAuthRefreshToken.deleteMany({ where: { expiresAt: { lt: before } } }),
-    ]);
-    return counts.reduce((sum, { count }) => sum + count, 0);
-  }
 }
 
 function storedCode(row: CodeRow): StoredCode {

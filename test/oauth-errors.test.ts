@@ -45,7 +45,7 @@ function expectOAuthError(res: { status: number; body: unknown; text: string }, 
 
 const contacts = (s: ServerFixture, token: string) => s.rest('GET', '/v1/crm/contacts', { key: token });
 
-const request = (overrides: Record<string, string | undefined> = {}) =>
+const request_ = (overrides: Record<string, string | undefined> = {}) =>
   authorizeUrl({
     client_id: app.clientId,
     redirect_uri: app.redirectUri,
@@ -121,7 +121,7 @@ describe('client authentication at /oauth/token', () => {
 
 describe('the authorization request', () => {
   it('shows an error page, never a redirect, for an unknown client_id', async () => {
-    const page = await new Browser(server.url).get(request({ client_id: 'bpc_unknown000000000000000000000000' }));
+    const page = await new Browser(server.url).get(request_({ client_id: 'bpc_unknown000000000000000000000000' }));
     expect(page.status).toBe(400);
     expect(page.location).toBeUndefined();
     expect(page.html).toContain('not known');
@@ -136,7 +136,7 @@ describe('the authorization request', () => {
     ['another scheme', 'https://127.0.0.1:8765/callback'],
     ['a query changed', 'https://app.example.test/oauth/done?tenant=2'],
   ])('shows an error page, never a redirect, for a redirect_uri with %s', async (_what, redirectUri) => {
-    const page = await new Browser(server.url).get(request({ redirect_uri: redirectUri }));
+    const page = await new Browser(server.url).get(request_({ redirect_uri: redirectUri }));
     expect(page.status).toBe(400);
     expect(page.location).toBeUndefined();
     expect(page.html).toContain('not registered');
@@ -145,14 +145,14 @@ describe('the authorization request', () => {
   it('redirects exactly to a registered URI that has its own query, keeping it', async () => {
     const registered = 'https://app.example.test/oauth/done?tenant=1';
     const browser = await signedInBrowser();
-    const consent = await browser.get(request({ redirect_uri: registered }));
+    const consent = await browser.get(request_({ redirect_uri: registered }));
     const back = new URL((await browser.decide(consent, 'allow')).location!);
     expect(back.searchParams.get('tenant')).toBe('1');
     expect(back.searchParams.get('code')).toMatch(/^bpac_/);
   });
 
   it('sends invalid_scope back to the app for a scope the app is not registered for', async () => {
-    const page = await new Browser(server.url).get(request({ scope: 'crm:read finance:write' }));
+    const page = await new Browser(server.url).get(request_({ scope: 'crm:read finance:write' }));
     expect(page.status).toBe(302);
     const back = new URL(page.location!);
     expect(back.origin + back.pathname).toBe(app.redirectUri);
@@ -161,13 +161,13 @@ describe('the authorization request', () => {
   });
 
   it('sends unsupported_response_type back for response_type=token', async () => {
-    const page = await new Browser(server.url).get(request({ response_type: 'token' }));
+    const page = await new Browser(server.url).get(request_({ response_type: 'token' }));
     expect(new URL(page.location!).searchParams.get('error')).toBe('unsupported_response_type');
   });
 
   it('refuses the plain PKCE method (invalid_request), and issues no code', async () => {
     const page = await new Browser(server.url).get(
-      request({ code_challenge: pkcePair().verifier, code_challenge_method: 'plain' }),
+      request_({ code_challenge: pkcePair().verifier, code_challenge_method: 'plain' }),
     );
     const back = new URL(page.location!);
     expect(back.searchParams.get('error')).toBe('invalid_request');
@@ -176,7 +176,7 @@ describe('the authorization request', () => {
   });
 
   it('refuses a code_challenge without a method (the default, plain, is not supported)', async () => {
-    const page = await new Browser(server.url).get(request({ code_challenge: pkcePair().challenge }));
+    const page = await new Browser(server.url).get(request_({ code_challenge: pkcePair().challenge }));
     expect(new URL(page.location!).searchParams.get('error')).toBe('invalid_request');
   });
 
@@ -349,7 +349,7 @@ describe('access tokens on the API', () => {
 describe('the consent form', () => {
   it('refuses a POST without the CSRF token (403), issuing no code', async () => {
     const browser = await signedInBrowser();
-    const consent = await browser.get(request());
+    const consent = await browser.get(request_());
     const { fields } = formOf(consent.html);
     const { csrf_token: _dropped, ...rest } = fields;
     const res = await browser.post('/oauth/authorize', { ...rest, decision: 'allow' });
@@ -361,23 +361,37 @@ describe('the consent form', () => {
   it("refuses another browser's CSRF token", async () => {
     const victim = await signedInBrowser();
     const attacker = await signedInBrowser();
-    const attackersForm = formOf((await attacker.get(request())).html);
+    const attackersForm = formOf((await attacker.get(request_())).html);
     const res = await victim.post('/oauth/authorize', { ...attackersForm.fields, decision: 'allow' });
     expect(res.status).toBe(403);
   });
 
-  it('without a session, shows the sign-in page rather than issuing a code', async () => {
-    const browser = await signedInBrowser();
-    const form = formOf((await browser.get(request())).html);
-    browser.cookies.clear();
-    const res = await browser.post('/oauth/authorize', { ...form.fields, decision: 'allow' });
+  it('without a session (a valid form, but nobody signed in), shows the sign-in page and issues no code', async () => {
+    const signedIn = await signedInBrowser();
+    const { csrf_token: _theirs, ...request } = formOf((await signedIn.get(request_())).html).fields;
+    const anonymous = new Browser(server.url);
+    const signInPage = await anonymous.get(request_());
+    const csrf = formOf(signInPage.html).fields.csrf_token!;
+    const res = await anonymous.post('/oauth/authorize', { ...request, csrf_token: csrf, decision: 'allow' });
+    expect(res.status).toBe(401);
     expect(res.location).toBeUndefined();
-    expect(res.status).toBe(403);
+    expect(res.html).toContain('action="/oauth/sign-in"');
+  });
+
+  it('after signing out, the consent page is gone until the user signs in again', async () => {
+    const browser = await signedInBrowser();
+    const consent = await browser.get(request_());
+    const csrf = formOf(consent.html).fields.csrf_token!;
+    const out = await browser.post('/oauth/sign-out', { csrf_token: csrf, continue: request_() });
+    expect(out.status).toBe(303);
+    const after = await browser.get(out.location!);
+    expect(after.html).toContain('action="/oauth/sign-in"');
+    expect(after.html).not.toContain('value="allow"');
   });
 
   it('refuses a sign-in POST without the CSRF token', async () => {
     const browser = new Browser(server.url);
-    const page = await browser.get(request());
+    const page = await browser.get(request_());
     const { csrf_token: _dropped, ...rest } = formOf(page.html).fields;
     const res = await browser.post('/oauth/sign-in', { ...rest, email: user.email, password: user.password });
     expect(res.status).toBe(403);
@@ -388,11 +402,11 @@ describe('the consent form', () => {
 describe('sign-in', () => {
   it('says the email or password is wrong, without telling which', async () => {
     const browser = new Browser(server.url);
-    const wrongPassword = await browser.signIn(await browser.get(request()), {
+    const wrongPassword = await browser.signIn(await browser.get(request_()), {
       email: user.email,
       password: 'nope nope nope',
     });
-    const unknownEmail = await browser.signIn(await browser.get(request()), {
+    const unknownEmail = await browser.signIn(await browser.get(request_()), {
       email: 'nobody@example.test',
       password: 'nope nope nope',
     });
@@ -406,22 +420,22 @@ describe('sign-in', () => {
     const victim = await createUser(server, org.id);
     const browser = new Browser(server.url);
     for (let i = 0; i < 3; i++) {
-      const res = await browser.signIn(await browser.get(request()), {
+      const res = await browser.signIn(await browser.get(request_()), {
         email: victim.email,
         password: `guess ${i} guess`,
       });
       expect(res.status).toBe(401);
     }
-    const locked = await browser.signIn(await browser.get(request()), victim);
+    const locked = await browser.signIn(await browser.get(request_()), victim);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(locked.html).toContain('Too many failed sign-ins');
     // From another browser too: the limit is the account's.
     const elsewhere = new Browser(server.url);
-    expect((await elsewhere.signIn(await elsewhere.get(request()), victim)).status).toBe(429);
+    expect((await elsewhere.signIn(await elsewhere.get(request_()), victim)).status).toBe(429);
     // Other accounts are not affected.
     const other = await createUser(server, org.id);
-    expect((await elsewhere.signIn(await elsewhere.get(request()), other)).status).toBe(303);
+    expect((await elsewhere.signIn(await elsewhere.get(request_()), other)).status).toBe(303);
   });
 });
 

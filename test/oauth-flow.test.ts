@@ -566,3 +566,26 @@ describe('clean-up', () => {
     expect((await server.rest('GET', '/v1/crm/contacts', bearer(live.access_token))).status).toBe(200);
   });
 });
+
+describe('rate limits', () => {
+  const limited = useServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_UNAUTHENTICATED_MAX: '1000' });
+
+  it("a client_credentials token spends its API key's budget: more tokens buy no more requests", async () => {
+    const o = await limited.org();
+    const { key, secret } = await createKeyWithSecret(limited, o.id, ['crm:read']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const token = await tokenRequest(limited, {
+        grant_type: 'client_credentials',
+        client_id: key,
+        client_secret: secret,
+      });
+      expect(token.status, token.text).toBe(200);
+      statuses.push((await limited.rest('GET', '/v1/crm/contacts', { key: token.body.access_token })).status);
+      statuses.push((await limited.rest('GET', '/v1/crm/contacts', { key: token.body.access_token })).status);
+    }
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.slice(3)).toEqual([429, 429, 429]);
+    expect((await limited.rest('GET', '/v1/crm/contacts', { key })).status).toBe(429);
+  });
+});

@@ -161,6 +161,7 @@ export class CredentialResolver {
         scopes: new Set(row.scopes),
         credential: { type: 'access_token', id: row.id },
         userId: row.userId ?? undefined,
+        rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,
       },
       expiresAt: Math.min(row.expiresAt.getTime(), keyExpiry),
       revoked: row.revokedAt !== null || Boolean(row.apiKey?.revokedAt),

@@ -81,6 +81,17 @@ describe('registering an app', () => {
     expect((await newApp({ clientType: 'trusted' })).body.error.field).toBe('clientType');
   });
 
+  it('lists the app with a clientId filter, and nothing for an unknown one', async () => {
+    const created = await newApp();
+    const found = await server.rest('GET', `/v1/oauth-apps?clientId=${created.body.clientId}&sort=-createdAt`, {
+      key: admin,
+    });
+    expect(found.status, found.text).toBe(200);
+    expect(found.body.data.map((app: { id: string }) => app.id)).toEqual([created.body.id]);
+    const none = await server.rest('GET', '/v1/oauth-apps?clientId=bpc_nothing', { key: admin });
+    expect(none.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
   it('needs the admin scope', async () => {
     const reader = await org.key(['crm:read']);
     const res = await server.rest('GET', '/v1/oauth-apps', { key: reader });

@@ -60,7 +60,7 @@ export const oauthAppList = defineList('OauthApp', {
   filters: {
     clientId: filter(text(100), {
       description: 'The app with this client_id.',
-      where: (p) => `"OauthApp"."clientId" = ${p}`,
+      where: (p) => `"OAuthApp"."clientId" = ${p}`,
     }),
   },
 });

@@ -91,7 +91,7 @@ const environmentSchema = z.object({
   OAUTH_REFRESH_TOKEN_LIFETIME_S: integer(30 * 86_400, 3600, 365 * 86_400),
   // Failed sign-ins allowed per account and per client address within SIGN_IN_WINDOW_S.
   SIGN_IN_MAX_FAILURES: integer(5, 1, 1000),
-  SIGN_IN_MAX_FAILURES_PER_ADDRESS: integer(20, 1, 100_000),
+  SIGN_IN_ADDRESS_MAX_FAILURES: integer(20, 1, 100_000),
   SIGN_IN_WINDOW_S: integer(900, 1, 86_400),
 });
 
@@ -224,7 +224,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshTokenLifetimeSeconds: e.OAUTH_REFRESH_TOKEN_LIFETIME_S,
       signIn: {
         maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES,
-        maxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+        maxFailuresPerAddress: e.SIGN_IN_ADDRESS_MAX_FAILURES,
         windowSeconds: e.SIGN_IN_WINDOW_S,
       },
     },

@@ -24,7 +24,7 @@ import {
 const server = useServer({
   RATE_LIMIT_MAX: '100000',
   SIGN_IN_MAX_FAILURES: '3',
-  SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000',
+  SIGN_IN_ADDRESS_MAX_FAILURES: '1000',
 });
 let org: TestOrg;
 let app: TestApp;
@@ -440,7 +440,7 @@ describe('sign-in', () => {
 });
 
 describe('failed sign-ins per client address', () => {
-  const limited = useServer({ SIGN_IN_MAX_FAILURES: '100', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '4' });
+  const limited = useServer({ SIGN_IN_MAX_FAILURES: '100', SIGN_IN_ADDRESS_MAX_FAILURES: '4' });
 
   it('are limited too, across accounts (429)', async () => {
     const o = await limited.org();

@@ -220,6 +220,15 @@ describe('the sign-in and consent pages', () => {
     expect(browser.cookies.get('bp_session')).not.toBe(cookie.split(';')[0]!.split('=')[1]);
   });
 
+  it('mark the session cookie Secure when the request came over TLS (here through a trusted proxy)', async () => {
+    const res = await fetch(
+      server.url + authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code' }),
+      { headers: { 'x-forwarded-proto': 'https' } },
+    );
+    expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=/);
+  });
+
   it("carry their stylesheet inline, allowed by the CSP's hash of it (and nothing else may run)", async () => {
     const page = await new Browser(server.url).get(
       authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code' }),

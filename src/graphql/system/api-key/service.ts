@@ -81,7 +81,7 @@ export class ApiKeyService {
     requireWellFormedId('apiKey', 'API key', id);
     const { expiresAt } = parseInput(rotateApiKeySchema, input);
     const secret = await generateSecret();
-    return this.db.prisma.$transaction(async (tx) => {
+    const rotated = await this.db.prisma.$transaction(async (tx) => {
       const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
       const created = await this.insert(tx, principal.organizationId, secret, {
@@ -93,15 +93,20 @@ export class ApiKeyService {
       await markRevoked(tx, id);
       return { ...created, replaces: id };
     });
+    this.db.credentialsChanged?.(id);
+    return rotated;
   }
 
   /** Revokes a key (at once, in every process); revoking a revoked key changes nothing. */
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
-    return this.db.prisma.$transaction(async (tx) => {
+    const revoked = await this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       return toPublic(ApiKey, row.revokedAt ? row : await markRevoked(tx, id));
     });
+    // This process drops the key (and tokens issued to it) now; the others on the NOTIFY.
+    this.db.credentialsChanged?.(id);
+    return revoked;
   }
 
   /**

@@ -86,6 +86,13 @@ const environmentSchema = z.object({
   WORKER_CONCURRENCY: integer(20, 1, 1000),
   // How often the worker looks for jobs that became due (scheduled retries); new jobs arrive at once.
   WORKER_POLL_INTERVAL_MS: integer(1000, 10, 60_000),
+  // OAuth (docs/decisions.md, Authorization service): token lifetimes in seconds.
+  OAUTH_ACCESS_TOKEN_LIFETIME_S: integer(3600, 60, 86_400),
+  OAUTH_REFRESH_TOKEN_LIFETIME_S: integer(30 * 86_400, 3600, 365 * 86_400),
+  // Failed sign-ins allowed per account and per client address within SIGN_IN_WINDOW_S.
+  SIGN_IN_MAX_FAILURES: integer(5, 1, 1000),
+  SIGN_IN_ADDRESS_MAX_FAILURES: integer(20, 1, 100_000),
+  SIGN_IN_WINDOW_S: integer(900, 1, 86_400),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -133,6 +140,12 @@ export interface Config {
   eventRetentionDays: number;
   /** enabled: `npm start` runs the worker in its process. */
   worker: { enabled: boolean; concurrency: number; pollIntervalMs: number };
+  oauth: {
+    accessTokenLifetimeSeconds: number;
+    refreshTokenLifetimeSeconds: number;
+    /** Failed sign-ins per account and per client address, per window. */
+    signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -205,6 +218,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: e.WORKER === 'on',
       concurrency: e.WORKER_CONCURRENCY,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+    },
+    oauth: {
+      accessTokenLifetimeSeconds: e.OAUTH_ACCESS_TOKEN_LIFETIME_S,
+      refreshTokenLifetimeSeconds: e.OAUTH_REFRESH_TOKEN_LIFETIME_S,
+      signIn: {
+        maxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES,
+        maxFailuresPerAddress: e.SIGN_IN_ADDRESS_MAX_FAILURES,
+        windowSeconds: e.SIGN_IN_WINDOW_S,
+      },
     },
   };
 }

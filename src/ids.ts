@@ -12,6 +12,11 @@ export const ID_PREFIX = {
   event: 'evt',
   webhook: 'whk',
   webhookDelivery: 'whd',
+  oauthApp: 'oap',
+  oauthCode: 'ocd',
+  accessToken: 'oat',
+  refreshToken: 'ort',
+  session: 'ses',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -1,4 +1,4 @@
-// Composes the HTTP service: /v1 (REST), /graphql, health; and owns the
+// Composes the HTTP service: /v1 (REST), /graphql, /oauth, health; and owns the
 // long-lived parts (database client, key cache, rate-limit store) to close them.
 import express, { type Request, type Response } from 'express';
 import type { Config } from './config.js';
@@ -17,6 +17,8 @@ import { SharedRateLimiter } from './http/rate-limit.js';
 import { createRateLimitStore } from './http/rate-limit-store.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { Logger } from './logger.js';
+import { metadataHandler } from './oauth/metadata.js';
+import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
 
 export interface Platform {
@@ -35,8 +37,8 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     poolTimeoutMs: config.databasePoolTimeoutMs,
   });
-  const services = createServices({ prisma, pool, config });
   const credentials = new CredentialResolver(prisma, logger);
+  const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forgetKey(id) });
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,
@@ -68,7 +70,22 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const guards = [bodyGuard(config.bodyLimitBytes), identifyClient(credentials, unauthenticatedRateLimiter)];
   // /graphql first, with the guards inside its chain, so their errors get GraphQL's shape.
   app.use('/graphql', ...guards, ...graphql.handler);
+  // /oauth likewise, so its guards' errors are pages or RFC 6749 JSON.
+  const { signIn } = config.oauth;
+  const oauth = createOAuthRouter({
+    services,
+    config,
+    logger,
+    signInLimits: {
+      account: rateLimitStore.budget('signin_account', signIn.maxFailuresPerAccount, signIn.windowSeconds),
+      address: rateLimitStore.budget('signin_address', signIn.maxFailuresPerAddress, signIn.windowSeconds),
+      maxPerAccount: signIn.maxFailuresPerAccount,
+      maxPerAddress: signIn.maxFailuresPerAddress,
+    },
+  });
+  app.use('/oauth', ...guards, oauth, oauthErrorHandler(logger));
   app.use(...guards);
+  app.get('/.well-known/oauth-authorization-server', metadataHandler(config.publicUrl));
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;

@@ -103,6 +103,26 @@ const RESOURCES: ResourceContract[] = [
     actions: [],
     graphql: { list: 'webhooks', get: 'webhook' },
   },
+  {
+    name: 'OAuth apps',
+    path: '/oauth-apps',
+    idPrefix: 'oap',
+    scopes: { read: 'admin', write: 'admin' },
+    create: {
+      body: (n) => ({
+        name: `App ${n}`,
+        redirectUris: [`https://app-${n}.example.test/callback`],
+        scopes: ['crm:read'],
+      }),
+      status: 201,
+      event: null,
+    },
+    update: { body: { description: 'Changed', redirectUris: ['https://changed.example.test/cb'] }, event: null },
+    delete: true,
+    // rotate-secret answers the record plus its new secret: test/oauth-apps.test.ts.
+    actions: [],
+    graphql: { list: 'oauthApps', get: 'oauthApp' },
+  },
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];

@@ -118,6 +118,9 @@ describe('GET /v1/openapi.json', () => {
       '/crm/deals/{id}': ['delete', 'get', 'put'],
       '/events': ['get'],
       '/events/{id}': ['get'],
+      '/oauth-apps': ['get', 'post'],
+      '/oauth-apps/{id}': ['delete', 'get', 'put'],
+      '/oauth-apps/{id}/rotate-secret': ['post'],
       '/users': ['get', 'post'],
       '/users/{id}': ['delete', 'get', 'put'],
       '/webhooks': ['get', 'post'],
@@ -133,7 +136,11 @@ describe('GET /v1/openapi.json', () => {
     const operationIds = new Set<string>();
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        expect(operation.security, `${method} ${path}`).toEqual([{ bearerAuth: expect.any(Array) }]);
+        // An API key or an access token (bearerAuth); the access token got through OAuth (oauth2).
+        expect(operation.security, `${method} ${path}`).toEqual([
+          { bearerAuth: expect.any(Array) },
+          { oauth2: operation.security[0].bearerAuth },
+        ]);
         expect(operation.operationId).toEqual(expect.any(String));
         operationIds.add(operation.operationId);
         for (const status of ['401', '429', '503']) {
@@ -150,9 +157,23 @@ describe('GET /v1/openapi.json', () => {
     }
     expect(operationIds.size).toBe(Object.values(operations).flat().length);
     // Scopes as the decisions give them.
-    expect(doc.paths['/crm/contacts'].get.security).toEqual([{ bearerAuth: ['crm:read'] }]);
-    expect(doc.paths['/crm/contacts'].post.security).toEqual([{ bearerAuth: ['crm:write'] }]);
-    expect(doc.paths['/crm/contacts/{id}'].delete.security).toEqual([{ bearerAuth: ['crm:write'] }]);
+    expect(doc.paths['/crm/contacts'].get.security[0]).toEqual({ bearerAuth: ['crm:read'] });
+    expect(doc.paths['/crm/contacts'].post.security[0]).toEqual({ bearerAuth: ['crm:write'] });
+    expect(doc.paths['/crm/contacts/{id}'].delete.security[0]).toEqual({ bearerAuth: ['crm:write'] });
+  });
+
+  it('documents the OAuth flows whose access tokens the API takes', () => {
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({
+      type: 'oauth2',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/),
+          tokenUrl: expect.stringMatching(/\/oauth\/token$/),
+          scopes: expect.objectContaining({ 'crm:read': expect.any(String), admin: expect.any(String) }),
+        },
+        clientCredentials: { tokenUrl: expect.stringMatching(/\/oauth\/token$/) },
+      },
+    });
   });
 
   it('documents Idempotency-Key on every POST, and only there', () => {

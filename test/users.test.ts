@@ -288,11 +288,11 @@ describe('passwords', () => {
       ['put', '/users/{id}'],
     ] as const) {
       const operation = doc.paths[path][method];
-      expect(operation.security).toEqual([{ bearerAuth: ['admin'] }]);
+      expect(operation.security).toEqual([{ bearerAuth: ['admin'] }, { oauth2: ['admin'] }]);
       const success = operation.responses[method === 'post' ? '201' : '200'];
       expect(JSON.stringify(success)).not.toMatch(/password/i);
     }
-    expect(doc.paths['/users/{id}'].delete.security).toEqual([{ bearerAuth: ['admin'] }]);
+    expect(doc.paths['/users/{id}'].delete.security).toEqual([{ bearerAuth: ['admin'] }, { oauth2: ['admin'] }]);
     const body = doc.paths['/users'].post.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(expect.arrayContaining(['email', 'role', 'password']));
     expect(body.properties.password).toMatchObject({ type: 'string', minLength: 8, writeOnly: true });

@@ -1,11 +1,15 @@
-// Bearer credential -> Principal. Keys are looked up by their SHA-256 and kept
-// in a per-process cache so a request costs no database round trip; every
-// process LISTENs for revocations (NOTIFY from revokeApiKey) and drops the key
-// at once, and cached entries are re-read after a short TTL in any case.
+// Bearer credential -> Principal. API keys and OAuth access tokens are looked
+// up by their SHA-256 and kept in a per-process cache so a request costs no
+// database round trip; every process LISTENs for revocations and drops the
+// credential at once, and cached entries are re-read after a short TTL in any
+// case. A NOTIFY's payload is the id of anything a credential depends on: the
+// key or token itself, a token's grant, app or user, or the API key a
+// client_credentials token was issued to.
 import pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
 import { API_KEY_CHANGED_CHANNEL, API_KEY_PREFIX } from './api-key-format.js';
+import { OAUTH_PREFIX } from './oauth-token-format.js';
 import type { Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
 
@@ -15,6 +19,8 @@ const MAX_CACHED_KEYS = 10_000;
 
 interface CachedKey {
   principal: Principal;
+  /** Ids whose change (NOTIFY) drops this entry; the credential's own id included. */
+  dependsOn: readonly string[];
   expiresAt: number | null;
   revoked: boolean;
   loadedAt: number;
@@ -64,7 +70,7 @@ export class CredentialResolver {
 
   forgetKey(id: string): void {
     for (const [hash, entry] of this.cache) {
-      if (entry.principal.credential.id === id) this.cache.delete(hash);
+      if (entry.dependsOn.includes(id)) this.cache.delete(hash);
     }
   }
 
@@ -74,17 +80,40 @@ export class CredentialResolver {
     const match = /^Bearer +([0-9A-Za-z\-._~+/]+=*) *$/i.exec(authorization);
     if (!match) throw unauthorized('The Authorization header must be "Bearer <API key or access token>"');
     const token = match[1]!;
-    if (!token.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key or access token');
-    return this.resolveApiKey(token);
+    if (token.startsWith(API_KEY_PREFIX)) return this.resolveApiKey(token);
+    if (token.startsWith(OAUTH_PREFIX.accessToken)) return this.resolveAccessToken(token);
+    throw unauthorized('Invalid API key or access token');
+  }
+
+  private async cached(
+    token: string,
+    load: (hash: string, now: number) => Promise<CachedKey | undefined>,
+  ): Promise<CachedKey | undefined> {
+    const hash = sha256Hex(token);
+    const now = Date.now();
+    const entry = this.cache.get(hash);
+    if (entry && now - entry.loadedAt <= CACHE_TTL_MS) return entry;
+    const loaded = await load(hash, now);
+    if (!loaded) {
+      this.cache.delete(hash);
+      return undefined;
+    }
+    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
+    this.cache.set(hash, loaded);
+    return loaded;
+  }
+
+  private async resolveAccessToken(token: string): Promise<Principal> {
+    const entry = await this.cached(token, (hash, now) => this.loadAccessToken(hash, now));
+    if (!entry) throw unauthorized('Invalid access token');
+    if (entry.revoked) throw unauthorized('This access token has been revoked');
+    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) throw unauthorized('This access token has expired');
+    return entry.principal;
   }
 
   private async resolveApiKey(key: string): Promise<Principal> {
-    const hash = sha256Hex(key);
     const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || now - entry.loadedAt > CACHE_TTL_MS) {
-      entry = await this.load(hash, now);
-    }
+    const entry = await this.cached(key, (hash, now) => this.load(hash, now));
     if (!entry) throw unauthorized('Invalid API key');
     if (entry.revoked) throw unauthorized('This API key has been revoked');
     if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('This API key has expired');
@@ -97,12 +126,9 @@ export class CredentialResolver {
 
   private async load(hash: string, now: number): Promise<CachedKey | undefined> {
     const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash } });
-    if (!row) {
-      this.cache.delete(hash);
-      return undefined;
-    }
-    if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
-    const entry: CachedKey = {
+    if (!row) return undefined;
+    return {
+      dependsOn: [row.id, ...(row.createdByUserId ? [row.createdByUserId] : [])],
       principal: {
         organizationId: row.organizationId,
         scopes: new Set(row.scopes),
@@ -114,8 +140,35 @@ export class CredentialResolver {
       loadedAt: now,
       lastUsedWrittenAt: row.lastUsedAt?.getTime() ?? 0,
     };
-    this.cache.set(hash, entry);
-    return entry;
+  }
+
+  /**
+   * An access token's principal: its own scopes and organization. A token from
+   * client_credentials lives no longer than its API key: the key's revocation
+   * or expiry ends it too.
+   */
+  private async loadAccessToken(hash: string, now: number): Promise<CachedKey | undefined> {
+    const row = await this.prisma.oAuthAccessToken.findUnique({
+      where: { tokenHash: hash },
+      include: { apiKey: { select: { revokedAt: true, expiresAt: true } } },
+    });
+    if (!row) return undefined;
+    const keyExpiry = row.apiKey?.expiresAt?.getTime() ?? Infinity;
+    return {
+      dependsOn: [row.id, row.grantId, row.appId, row.userId, row.apiKeyId].filter((id): id is string => !!id),
+      principal: {
+        organizationId: row.organizationId,
+        scopes: new Set(row.scopes),
+        credential: { type: 'access_token', id: row.id },
+        userId: row.userId ?? undefined,
+        rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,
+      },
+      expiresAt: Math.min(row.expiresAt.getTime(), keyExpiry),
+      revoked: row.revokedAt !== null || Boolean(row.apiKey?.revokedAt),
+      loadedAt: now,
+      // Access tokens record no last use.
+      lastUsedWrittenAt: Infinity,
+    };
   }
 
   /** Records last use at minute resolution, off the request's critical path. */

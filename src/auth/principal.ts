@@ -5,6 +5,12 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   credential: { type: 'api_key'; id: string } | { type: 'access_token'; id: string } | { type: 'operator'; id: string };
   userId?: string;
+  /**
+   * Whose rate-limit budget the requests spend, when not the credential's own: a
+   * client_credentials token spends its API key's, a code-flow token its app and
+   * user's, so minting more tokens buys no more requests.
+   */
+  rateLimitKey?: string;
 }
 
 /** The operator tools' principal: `admin` in the organization they name. */

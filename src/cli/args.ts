@@ -1,14 +1,23 @@
 // The command line, read with node's util.parseArgs: `<group> <action> --option value …`.
 import { parseArgs } from 'node:util';
-import { COMMANDS, type Command, type Flags } from './commands.js';
+import { COMMANDS, type Command, type Flags, type Lists } from './commands.js';
 import { CliError, usageError } from './errors.js';
 
-export type CommandLine = { kind: 'help' } | { kind: 'command'; command: Command; flags: Flags };
+export type CommandLine = { kind: 'help' } | { kind: 'command'; command: Command; flags: Flags; lists: Lists };
 
 const VALUE_OPTIONS = [...new Set(COMMANDS.flatMap((command) => command.options))];
+/** Options given once per value (`--redirect-uri a --redirect-uri b`). */
+const REPEATABLE = new Set(COMMANDS.flatMap((command) => command.repeatable ?? []));
+/** Options without a value (`--public`); in flags as 'true'. */
+const SWITCHES = new Set(COMMANDS.flatMap((command) => command.switches ?? []));
 
 const OPTIONS = {
-  ...Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+  ...Object.fromEntries(
+    VALUE_OPTIONS.map((name) => [
+      name,
+      { type: SWITCHES.has(name) ? ('boolean' as const) : ('string' as const), multiple: REPEATABLE.has(name) },
+    ]),
+  ),
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -39,12 +48,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   if (extra.length) throw usageError(`unexpected argument '${extra[0]}' for '${command.name}'`);
 
   const flags: Record<string, string | undefined> = {};
+  const lists: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(values)) {
     if (name === 'json' || name === 'help') continue;
     if (!command.options.includes(name)) throw usageError(`'${command.name}' has no option --${name}`, `--${name}`);
-    flags[name] = typeof value === 'string' ? value : undefined;
+    if (Array.isArray(value)) lists[name] = value.filter((item): item is string => typeof item === 'string');
+    else flags[name] = typeof value === 'string' ? value : value === true ? 'true' : undefined;
   }
-  return { kind: 'command', command, flags };
+  return { kind: 'command', command, flags, lists };
 }
 
 /** An unknown command: the usage text follows the message (see main). */

@@ -8,7 +8,9 @@ import { Prisma } from '../db/prisma.js';
 import type { Services } from '../graphql/modules.js';
 import { apiKeyInput } from '../graphql/system/api-key/input.js';
 import type { ApiKey, NewApiKey } from '../graphql/system/api-key/type.js';
+import { oauthAppInput } from '../graphql/system/oauth-app/input.js';
 import { createOrganizationSchema } from '../graphql/system/organization/service.js';
+import { DomainError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { CliError, invalidOption, notFoundError } from './errors.js';
 
@@ -20,13 +22,19 @@ export interface CommandOutput {
 export type Runner = (services: Services) => Promise<CommandOutput>;
 
 export type Flags = Readonly<Record<string, string | undefined>>;
+/** The values of repeatable options, in the order given. */
+export type Lists = Readonly<Record<string, readonly string[]>>;
 
 export interface Command {
   /** Two words: `org create`. */
   name: string;
-  /** The value options it accepts (besides --json and --help). */
+  /** The value options it accepts (besides --json and --help), switches and repeatable ones included. */
   options: readonly string[];
-  prepare(flags: Flags): Runner;
+  /** Of options, those given once per value. */
+  repeatable?: readonly string[];
+  /** Of options, those without a value. */
+  switches?: readonly string[];
+  prepare(flags: Flags, lists: Lists): Runner;
 }
 
 /** At most 100 years, so the date stays representable and sane. */
@@ -224,4 +232,61 @@ const apiKeyRotate: Command = {
   },
 };
 
-export const COMMANDS: readonly Command[] = [orgCreate, apiKeyCreate, apiKeyList, apiKeyRevoke, apiKeyRotate];
+const oauthClientCreate: Command = {
+  name: 'oauth-client create',
+  options: ['org', 'name', 'description', 'redirect-uri', 'scopes', 'public'],
+  repeatable: ['redirect-uri'],
+  switches: ['public'],
+  prepare(flags, lists) {
+    const organizationId = required(flags, 'org');
+    let scopes;
+    try {
+      scopes = parseScopes(required(flags, 'scopes'));
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError('VALIDATION_ERROR', `--scopes: ${(error as Error).message}`, 2, '--scopes');
+    }
+    const redirectUris = lists['redirect-uri'] ?? [];
+    if (redirectUris.length === 0) throw invalidOption('--redirect-uri', 'is required (repeat it for several URIs)');
+    const input = {
+      name: required(flags, 'name'),
+      ...(flags.description !== undefined && { description: flags.description }),
+      redirectUris,
+      scopes,
+      clientType: flags.public === 'true' ? 'public' : 'confidential',
+    };
+    try {
+      parseInput(oauthAppInput.create, input);
+    } catch (error) {
+      // The service names its fields (redirectUris.0); the operator typed an option (--redirect-uri).
+      if (error instanceof DomainError && error.field?.startsWith('redirectUris')) {
+        throw invalidOption('--redirect-uri', error.message.replace(/^'[^']*':? ?/, ''));
+      }
+      throw error;
+    }
+    return async (services) => {
+      await requireOrganization(services, organizationId);
+      const app = await services.oauthApps.create(operatorPrincipal(organizationId), input);
+      return {
+        json: { id: app.id, clientId: app.clientId, clientSecret: app.clientSecret },
+        text: [
+          `Created OAuth app ${app.id} (${app.name}) for ${organizationId}`,
+          `  client_id:     ${app.clientId}`,
+          `  client_secret: ${app.clientSecret ?? '(none: a public client, PKCE required)'}`,
+          `  redirect URIs: ${app.redirectUris.join(' ')}`,
+          `  scopes:        ${app.scopes.join(' ')}`,
+          ...(app.clientSecret ? ['Store the client secret now: it is not shown again.'] : []),
+        ].join('\n'),
+      };
+    };
+  },
+};
+
+export const COMMANDS: readonly Command[] = [
+  orgCreate,
+  apiKeyCreate,
+  apiKeyList,
+  apiKeyRevoke,
+  apiKeyRotate,
+  oauthClientCreate,
+];

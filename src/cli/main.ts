@@ -55,7 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
       await write(io.stdout, USAGE);
       return 0;
     }
-    runner = commandLine.command.prepare(commandLine.flags);
+    runner = commandLine.command.prepare(commandLine.flags, commandLine.lists);
     config = parseConfig(io.env);
   } catch (error) {
     return fail(error);

@@ -34,6 +34,14 @@ Commands:
       old expiry unless --expires-in-days is given); the old key is revoked at once.
       JSON: as api-key create, plus "replaces": the old key's id.
 
+  oauth-client create --org <id> --name <name> [--description <text>]
+      --redirect-uri <uri> [--redirect-uri <uri> ...] --scopes "<scope> ..." [--public]
+      Register an OAuth app (client) of an organization. Redirect URIs are absolute
+      URLs without a fragment, matched exactly. --scopes is the most a user can
+      grant the app. --public: an app that cannot keep a secret (PKCE required, no
+      secret issued). The client secret is shown only this once.
+      JSON: {"id", "clientId", "clientSecret"} (clientSecret null for --public)
+
   help, --help, -h
       Show this text.
 

@@ -87,7 +87,7 @@ export function authenticate(
     }
     const principal = locals.principal;
     if (!principal) return optional ? next() : next(locals.authError ?? unauthorized());
-    const decision = await rateLimiter.consume(principal.credential.id);
+    const decision = await rateLimiter.consume(principal.rateLimitKey ?? principal.credential.id);
     setRateLimitHeaders(res, decision);
     if (decision.allowed) return next();
     next(rateLimitExceeded(decision, ''));

@@ -27,15 +27,17 @@ export interface RateLimitStoreOptions {
 export interface RateLimitStore {
   limiter: RateLimiterAbstract;
   unauthenticatedLimiter: RateLimiterAbstract;
+  /** Another budget in the same store (e.g. failed sign-ins): `points` per `durationSeconds` per key. */
+  budget(keyPrefix: string, points: number, durationSeconds: number): RateLimiterAbstract;
   close(): Promise<void>;
 }
 
 export async function createRateLimitStore(options: RateLimitStoreOptions): Promise<RateLimitStore> {
-  const budget = (keyPrefix: string, points: number) => ({
+  const budget = (keyPrefix: string, points: number, duration = options.windowSeconds) => ({
     keyPrefix,
     points,
-    duration: options.windowSeconds,
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: options.windowSeconds }),
+    duration,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
   });
   const credentials = budget('api', options.max);
   const addresses = budget('anon', options.unauthenticatedMax);
@@ -49,6 +51,8 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     return {
       limiter: new RateLimiterRedis({ ...credentials, storeClient: redis }),
       unauthenticatedLimiter: new RateLimiterRedis({ ...addresses, storeClient: redis }),
+      budget: (keyPrefix, points, duration) =>
+        new RateLimiterRedis({ ...budget(keyPrefix, points, duration), storeClient: redis }),
       close: async () => void (await redis.quit()),
     };
   }
@@ -69,5 +73,12 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     tableCreated: true,
     clearExpiredByTimeout: false,
   });
-  return { limiter, unauthenticatedLimiter, close: () => pool.end() };
+  const other = (keyPrefix: string, points: number, duration: number) =>
+    new RateLimiterPostgres({
+      ...budget(keyPrefix, points, duration),
+      ...postgres,
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+    });
+  return { limiter, unauthenticatedLimiter, budget: other, close: () => pool.end() };
 }

@@ -1,6 +1,7 @@
 // The hourly clean-up (crontab in worker.ts): events older than
 // EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
-// and Idempotency-Keys past their 24 hours. Deletes in batches so that no
+// Idempotency-Keys past their 24 hours, and OAuth codes, tokens and sign-in
+// sessions a day after they expired. Deletes in batches so that no
 // statement holds many locks or runs long.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
@@ -22,7 +23,12 @@ export interface Pruned {
   events: number;
   deliveries: number;
   idempotencyKeys: number;
+  /** Authorization codes, access and refresh tokens, sessions. */
+  oauth: number;
 }
+
+/** Kept a day past expiry, so a late reuse of a code or refresh token is still recognised (and revokes its grant). */
+const OAUTH_KEEP_EXPIRED_HOURS = 24;
 
 export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>): Promise<Pruned> {
   const inBatches = async (table: string, olderThanHours: number) => {
@@ -37,7 +43,22 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
       if ((rowCount ?? 0) < BATCH) return total;
     }
   };
+  const expired = async (table: string) => {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await pool.query(
+        `delete from "${table}" where ctid = any (array(
+           select ctid from "${table}" where "expiresAt" < now() - make_interval(hours => $1) limit ${BATCH}))`,
+        [OAUTH_KEEP_EXPIRED_HOURS],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < BATCH) return total;
+    }
+  };
+  let oauth = 0;
+  for (const table of ['OAuthCode', 'OAuthAccessToken', 'OAuthRefreshToken', 'Session']) oauth += await expired(table);
   return {
+    oauth,
     events: await inBatches('Event', config.eventRetentionDays * 24),
     deliveries: await inBatches('WebhookDelivery', config.webhooks.deliveryRetentionDays * 24),
     idempotencyKeys: await inBatches('IdempotencyKey', IDEMPOTENCY_KEEP_HOURS),
@@ -47,6 +68,7 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
 export function pruneTask(deps: PruneDependencies): Task {
   return async () => {
     const pruned = await prune(deps);
-    if (pruned.events || pruned.deliveries || pruned.idempotencyKeys) deps.logger.info({ pruned }, 'pruned old rows');
+    if (pruned.events || pruned.deliveries || pruned.idempotencyKeys || pruned.oauth)
+      deps.logger.info({ pruned }, 'pruned old rows');
   };
 }

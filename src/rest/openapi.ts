@@ -84,7 +84,7 @@ function operationOf(row: RestRoute) {
     tags: [row.tag],
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
-    security: [{ bearerAuth: row.scope ? [row.scope] : [] }],
+    security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
     ...(row.body && {
       requestBody: { required: true, content: { 'application/json': { schema: toSchema(row.body, 'input') } } },
@@ -137,6 +137,22 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
           description: `API key or OAuth access token. Scopes: ${Object.entries(SCOPE_DESCRIPTIONS)
             .map(([scope, text]) => `${scope} (${text})`)
             .join('; ')}`,
+        },
+        // The authorization service (README, "Building an OAuth app"); its tokens are Bearer credentials.
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'Access tokens from the authorization service. Codes need PKCE (S256) for public clients; refresh tokens rotate. ' +
+            `Server metadata: ${publicUrl}/.well-known/oauth-authorization-server`,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${publicUrl}/oauth/authorize`,
+              tokenUrl: `${publicUrl}/oauth/token`,
+              refreshUrl: `${publicUrl}/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+            clientCredentials: { tokenUrl: `${publicUrl}/oauth/token`, scopes: SCOPE_DESCRIPTIONS },
+          },
         },
       },
     },

@@ -51,12 +51,19 @@ export async function startTestServer(
   database?: TestDatabase,
 ): Promise<TestServer & { database: TestDatabase }> {
   const db = database ?? (await createTestDatabase());
-  const config = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url, ...env });
-  const platform = await createPlatform(config, db.url, createLogger(config));
-  const server = http.createServer(platform.app);
-  configureHttpServer(server, config);
+  const settings = { NODE_ENV: 'test', LOG_LEVEL: 'silent', PORT: '0', DATABASE_URL: db.url, ...env };
+  // Listening first (configured before, as Node reads its timeout checks at listen), so
+  // that PUBLIC_URL (links, the OAuth issuer) can be the server's real address.
+  const server = http.createServer();
+  configureHttpServer(server, parseConfig(settings));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = parseConfig({ PUBLIC_URL: url, ...settings });
+  const platform = await createPlatform(config, db.url, createLogger(config)).catch((error: unknown) => {
+    server.close();
+    throw error;
+  });
+  server.on('request', platform.app);
 
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers };

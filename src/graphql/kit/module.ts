@@ -13,6 +13,11 @@ export interface ServiceDependencies {
   pool: pg.Pool;
   /** The service's configuration, for the few services that read a setting (webhooks); tools may omit it. */
   config?: Config;
+  /**
+   * Called after a commit that revoked credentials depending on `id`, so this
+   * process's credential cache drops them before the NOTIFY comes back.
+   */
+  credentialsChanged?: (id: string) => void;
 }
 
 export interface ResourceModule<S extends object = object> {

@@ -1,8 +1,20 @@
 // The system area: one line per resource.
 import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
+import { oauthAppModule } from './oauth-app/index.js';
+import { oauthGrantModule } from './oauth-grant/index.js';
 import { organizationModule } from './organization/index.js';
+import { sessionModule } from './session/index.js';
 import { userModule } from './user/index.js';
 import { webhookModule } from './webhook/index.js';
 
-export const system = [organizationModule, userModule, apiKeyModule, eventModule, webhookModule] as const;
+export const system = [
+  organizationModule,
+  userModule,
+  apiKeyModule,
+  eventModule,
+  webhookModule,
+  oauthAppModule,
+  oauthGrantModule,
+  sessionModule,
+] as const;

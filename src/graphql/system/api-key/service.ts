@@ -4,11 +4,13 @@
 // process at once (NOTIFY, see auth/credentials.ts).
 import {
   API_KEY_CHANGED_CHANNEL,
+  API_KEY_PREFIX,
   generateKey,
   generateSecret,
   type GeneratedKey,
 } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
+import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
@@ -23,6 +25,16 @@ import type { Page } from '../../kit/page.js';
 import { findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
 import { apiKeyInput, apiKeyList, rotateApiKeySchema } from './input.js';
 import { ApiKey, type NewApiKey } from './type.js';
+
+/** An API key acting as an OAuth client (client_credentials). */
+export interface ClientKey {
+  id: string;
+  organizationId: string;
+  scopes: Scope[];
+  expiresAt: Date | null;
+}
+
+let decoySecretHash: Promise<string> | undefined;
 
 interface NewKeyData {
   name: string;
@@ -69,7 +81,7 @@ export class ApiKeyService {
     requireWellFormedId('apiKey', 'API key', id);
     const { expiresAt } = parseInput(rotateApiKeySchema, input);
     const secret = await generateSecret();
-    return this.db.prisma.$transaction(async (tx) => {
+    const rotated = await this.db.prisma.$transaction(async (tx) => {
       const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
       const created = await this.insert(tx, principal.organizationId, secret, {
@@ -81,15 +93,35 @@ export class ApiKeyService {
       await markRevoked(tx, id);
       return { ...created, replaces: id };
     });
+    this.db.credentialsChanged?.(id);
+    return rotated;
   }
 
   /** Revokes a key (at once, in every process); revoking a revoked key changes nothing. */
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
-    return this.db.prisma.$transaction(async (tx) => {
+    const revoked = await this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       return toPublic(ApiKey, row.revokedAt ? row : await markRevoked(tx, id));
     });
+    // This process drops the key (and tokens issued to it) now; the others on the NOTIFY.
+    this.db.credentialsChanged?.(id);
+    return revoked;
+  }
+
+  /**
+   * The live key whose key and secret these are (the OAuth client_credentials
+   * grant's client), or undefined. The secret is checked even for an unknown key,
+   * so timing does not tell which keys exist.
+   */
+  async verifyClientCredentials(key: string, secret: string): Promise<ClientKey | undefined> {
+    const row = key.startsWith(API_KEY_PREFIX)
+      ? await this.db.prisma.apiKey.findUnique({ where: { keyHash: sha256Hex(key) } })
+      : null;
+    decoySecretHash ??= hashPassword('decoy secret that matches nothing');
+    const ok = await verifyPassword(secret, row?.secretHash ?? (await decoySecretHash));
+    if (!row || !ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
+    return { id: row.id, organizationId: row.organizationId, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
   }
 
   /** For operator tools that name a key but not its organization. */

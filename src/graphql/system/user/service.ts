@@ -103,6 +103,8 @@ export class UserService {
       if (before.role === 'admin') await requireAnotherAdmin(tx, organizationId, 'delete');
       // Server processes cache a key's principal with its creator's id: make them re-read it on commit.
       await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, id) from "ApiKey" where "createdByUserId" = ${id}`;
+      // ... and drop the user's OAuth access tokens (deleted with the user) at once.
+      await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
       await tx.user.delete({ where: { id } });
       return true;
     });

@@ -1,0 +1,100 @@
+// OAuth's error answers: RFC 6749 5.2's {error, error_description} with the
+// right status, for the token, revocation and introspection endpoints. The
+// library's OAuthErrors carry their own code and status; anything else goes
+// through the one DomainError mapper's meaning (src/http/errors.ts) and is
+// renamed to the RFC's words. Internal faults never show their cause.
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+import { type DomainError } from '../errors.js';
+import { toDomainError } from '../http/errors.js';
+
+export interface OAuthErrorAnswer {
+  status: number;
+  error: string;
+  description: string;
+  retryAfter?: number;
+}
+
+/** An error of our own making, in RFC 6749's words. */
+export class OAuthProblem extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+/** RFC 6749 5.2: a failed client authentication is 401 with a challenge for the scheme the client can use. */
+export const invalidClient = (description = 'Client authentication failed') =>
+  new OAuthProblem('invalid_client', description, 401);
+
+interface LibraryError {
+  name: string;
+  message: string;
+  code: number;
+  inner?: unknown;
+}
+
+const isLibraryError = (error: unknown): error is LibraryError =>
+  error instanceof Error &&
+  typeof (error as { code?: unknown }).code === 'number' &&
+  /^[a-z_]+$/.test(error.name) &&
+  error.name !== 'Error';
+
+function fromDomain(domain: DomainError): OAuthErrorAnswer {
+  switch (domain.code) {
+    case 'VALIDATION_ERROR':
+    case 'PAYLOAD_TOO_LARGE':
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return {
+        status: domain.code === 'VALIDATION_ERROR' ? 400 : domain.code === 'PAYLOAD_TOO_LARGE' ? 413 : 415,
+        error: 'invalid_request',
+        description: domain.message,
+      };
+    case 'UNAUTHORIZED':
+      return { status: 401, error: 'invalid_client', description: domain.message };
+    case 'RATE_LIMIT_EXCEEDED':
+      return {
+        status: 429,
+        error: 'temporarily_unavailable',
+        description: domain.message,
+        retryAfter: domain.retryAfter,
+      };
+    case 'SERVICE_UNAVAILABLE':
+      return {
+        status: 503,
+        error: 'temporarily_unavailable',
+        description: domain.message,
+        retryAfter: domain.retryAfter,
+      };
+    default:
+      return { status: 500, error: 'server_error', description: 'An internal error occurred' };
+  }
+}
+
+/** Any error -> its RFC 6749 answer; logs internal faults with their cause. */
+export function oauthErrorOf(error: unknown, logger?: Logger): OAuthErrorAnswer {
+  if (error instanceof OAuthProblem)
+    return { status: error.status, error: error.error, description: error.description };
+  if (isLibraryError(error) && error.code < 500) {
+    return { status: error.code, error: error.name, description: error.message };
+  }
+  // The library wraps our own failures (a database outage in the model) as server_error with `inner`.
+  const cause = isLibraryError(error) ? (error.inner ?? error) : error;
+  const answer = fromDomain(toDomainError(cause));
+  if (answer.status === 500) logger?.error({ err: cause }, 'OAuth request failed');
+  return answer;
+}
+
+export function sendOAuthError(res: Response, error: unknown, logger?: Logger): void {
+  const answer = oauthErrorOf(error, logger);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  if (answer.retryAfter !== undefined) res.setHeader('Retry-After', String(answer.retryAfter));
+  if (answer.status === 401 && !res.hasHeader('WWW-Authenticate')) {
+    res.setHeader('WWW-Authenticate', 'Basic realm="oauth"');
+  }
+  res.status(answer.status).json({ error: answer.error, error_description: answer.description });
+}

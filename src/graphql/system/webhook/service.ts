@@ -151,19 +151,30 @@ export class WebhookService {
     const params = [...where.params, webhookId];
     const condition = `${where.sql} and "${table}"."webhookId" = $${params.length}`;
     const { skip, take } = pageWindow(filter);
-    const [page, count] = await Promise.all([
-      this.db.pool.query<WebhookDelivery>({
+    // The page and its total from one snapshot: attempts are logged all the time, and a
+    // total read a moment apart from its page could count fewer rows than the page holds.
+    const client = await this.db.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('begin isolation level repeatable read read only');
+      const page = await client.query<WebhookDelivery>({
         text: `select ${sqlSelectOf(WebhookDelivery, table)} from "${table}" where ${condition}
                order by ${orderOf(table, filter.sort as string | undefined)}
                limit $${params.length + 1} offset $${params.length + 2}`,
         values: [...params, take, skip],
-      }),
-      this.db.pool.query<{ total: number }>({
+      });
+      const count = await client.query<{ total: number }>({
         text: `select count(*)::int as total from "${table}" where ${condition}`,
         values: params,
-      }),
-    ]);
-    return { data: page.rows, pagination: paginationOf(filter, count.rows[0]!.total) };
+      });
+      await client.query('commit');
+      return { data: page.rows, pagination: paginationOf(filter, count.rows[0]!.total) };
+    } catch (error) {
+      await client.query('rollback').catch((failed: Error) => (broken = failed));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /** Sends the event of a logged delivery again: one attempt, with the same event id. */

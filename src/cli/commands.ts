@@ -48,6 +48,16 @@ function required(flags: Flags, option: string, { trim = true } = {}): string {
   return value;
 }
 
+/** --scopes as scope names; a CliError naming the option when one is unknown. */
+function scopesOption(flags: Flags) {
+  try {
+    return parseScopes(required(flags, 'scopes'));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError('VALIDATION_ERROR', `--scopes: ${(error as Error).message}`, 2, '--scopes');
+  }
+}
+
 async function requireOrganization(services: Services, id: string): Promise<void> {
   if (!(await services.organizations.exists(id))) throw notFoundError(`organization ${id} not found`, '--org');
 }
@@ -95,13 +105,7 @@ const apiKeyCreate: Command = {
   prepare(flags) {
     const organizationId = required(flags, 'org');
     const name = required(flags, 'name');
-    let scopes;
-    try {
-      scopes = parseScopes(required(flags, 'scopes'));
-    } catch (error) {
-      if (error instanceof CliError) throw error;
-      throw new CliError('VALIDATION_ERROR', `--scopes: ${(error as Error).message}`, 2, '--scopes');
-    }
+    const scopes = scopesOption(flags);
     if (scopes.length === 0) throw invalidOption('--scopes', `needs at least one scope (known: ${SCOPES.join(' ')})`);
     const days = parseDays(flags['expires-in-days']);
     const input = { name, scopes, ...(days !== undefined && { expiresAt: daysFromNow(days) }) };
@@ -239,13 +243,7 @@ const oauthClientCreate: Command = {
   switches: ['public'],
   prepare(flags, lists) {
     const organizationId = required(flags, 'org');
-    let scopes;
-    try {
-      scopes = parseScopes(required(flags, 'scopes'));
-    } catch (error) {
-      if (error instanceof CliError) throw error;
-      throw new CliError('VALIDATION_ERROR', `--scopes: ${(error as Error).message}`, 2, '--scopes');
-    }
+    const scopes = scopesOption(flags);
     const redirectUris = lists['redirect-uri'] ?? [];
     if (redirectUris.length === 0) throw invalidOption('--redirect-uri', 'is required (repeat it for several URIs)');
     const input = {

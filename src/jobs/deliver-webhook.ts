@@ -27,10 +27,11 @@ interface Webhook {
   secretEncrypted: string;
 }
 
+/** An event as json_agg gives it: its time as an ISO 8601 string. */
 interface EventRow {
   id: string;
   type: string;
-  createdAt: Date;
+  createdAt: string;
   data: unknown;
 }
 

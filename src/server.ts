@@ -38,7 +38,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     poolTimeoutMs: config.databasePoolTimeoutMs,
   });
   const credentials = new CredentialResolver(prisma, logger);
-  const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forgetKey(id) });
+  const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forget(id) });
   await credentials.listen(databaseUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,

@@ -6,8 +6,12 @@ export const API_KEY_PREFIX = 'bpk_';
 export const API_KEY_SECRET_PREFIX = 'bps_';
 /** How many characters of a key are kept in clear to recognise it in lists. */
 const VISIBLE_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
-/** Subscribers (every server process) drop their cached copy of a changed key. */
-export const API_KEY_CHANGED_CHANNEL = 'api_key_changed';
+/**
+ * Subscribers (every server process) drop their cached credentials that depend on
+ * the id a NOTIFY on this channel carries (a key, token, grant, app or user). The
+ * name is the one it had when it carried only keys: processes of both ages share it.
+ */
+export const CREDENTIAL_CHANGED_CHANNEL = 'api_key_changed';
 
 export interface GeneratedKey {
   key: string;

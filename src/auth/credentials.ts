@@ -8,7 +8,7 @@
 import pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
-import { API_KEY_CHANGED_CHANNEL, API_KEY_PREFIX } from './api-key-format.js';
+import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js';
 import { OAUTH_PREFIX } from './oauth-token-format.js';
 import type { Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
@@ -30,6 +30,14 @@ interface CachedKey {
 export const unauthorized = (message = 'A valid Bearer API key or access token is required') =>
   new DomainError('UNAUTHORIZED', message);
 
+/** The entry, if it is a credential that may be used now; else why not (401). */
+function requireLive(entry: CachedKey | undefined, what: string, now: number): CachedKey {
+  if (!entry) throw unauthorized(`Invalid ${what}`);
+  if (entry.revoked) throw unauthorized(`This ${what} has been revoked`);
+  if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized(`This ${what} has expired`);
+  return entry;
+}
+
 export interface Logger {
   warn(object: object, message?: string): void;
 }
@@ -47,7 +55,7 @@ export class CredentialResolver {
   /** Subscribes to key changes; without it, revocation takes up to the cache TTL. */
   async listen(connectionString: string): Promise<void> {
     const client = new pg.Client({ connectionString });
-    client.on('notification', (message) => this.forgetKey(message.payload ?? ''));
+    client.on('notification', (message) => this.forget(message.payload ?? ''));
     client.on('error', (error) => {
       if (!this.closed) this.logger.warn({ error: error.message }, 'api key change listener lost; reconnecting');
       this.cache.clear();
@@ -59,7 +67,7 @@ export class CredentialResolver {
       setTimeout(retry, 1000).unref();
     });
     await client.connect();
-    await client.query(`listen ${API_KEY_CHANGED_CHANNEL}`);
+    await client.query(`listen ${CREDENTIAL_CHANGED_CHANNEL}`);
     this.listener = client;
   }
 
@@ -68,7 +76,8 @@ export class CredentialResolver {
     await this.listener?.end().catch(() => {});
   }
 
-  forgetKey(id: string): void {
+  /** Drops every cached credential that depends on `id` (itself, its grant, app, user or key). */
+  forget(id: string): void {
     for (const [hash, entry] of this.cache) {
       if (entry.dependsOn.includes(id)) this.cache.delete(hash);
     }
@@ -105,18 +114,12 @@ export class CredentialResolver {
 
   private async resolveAccessToken(token: string): Promise<Principal> {
     const entry = await this.cached(token, (hash, now) => this.loadAccessToken(hash, now));
-    if (!entry) throw unauthorized('Invalid access token');
-    if (entry.revoked) throw unauthorized('This access token has been revoked');
-    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) throw unauthorized('This access token has expired');
-    return entry.principal;
+    return requireLive(entry, 'access token', Date.now()).principal;
   }
 
   private async resolveApiKey(key: string): Promise<Principal> {
     const now = Date.now();
-    const entry = await this.cached(key, (hash, now) => this.load(hash, now));
-    if (!entry) throw unauthorized('Invalid API key');
-    if (entry.revoked) throw unauthorized('This API key has been revoked');
-    if (entry.expiresAt !== null && entry.expiresAt <= now) throw unauthorized('This API key has expired');
+    const entry = requireLive(await this.cached(key, (hash, now) => this.load(hash, now)), 'API key', now);
     if (now - entry.lastUsedWrittenAt > LAST_USED_RESOLUTION_MS) {
       entry.lastUsedWrittenAt = now;
       this.touch(entry.principal.credential.id, new Date(now));

@@ -2,13 +2,7 @@
 // listed, rotated and revoked, always within the caller's organization. A key
 // never carries a scope its creator lacks. Revocation reaches every server
 // process at once (NOTIFY, see auth/credentials.ts).
-import {
-  API_KEY_CHANGED_CHANNEL,
-  API_KEY_PREFIX,
-  generateKey,
-  generateSecret,
-  type GeneratedKey,
-} from '../../../auth/api-key-format.js';
+import { API_KEY_PREFIX, generateKey, generateSecret, type GeneratedKey } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
@@ -18,6 +12,7 @@ import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
+import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -81,7 +76,7 @@ export class ApiKeyService {
     requireWellFormedId('apiKey', 'API key', id);
     const { expiresAt } = parseInput(rotateApiKeySchema, input);
     const secret = await generateSecret();
-    const rotated = await this.db.prisma.$transaction(async (tx) => {
+    return changeCredentials(this.db, id, async (tx) => {
       const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
       const created = await this.insert(tx, principal.organizationId, secret, {
@@ -93,20 +88,16 @@ export class ApiKeyService {
       await markRevoked(tx, id);
       return { ...created, replaces: id };
     });
-    this.db.credentialsChanged?.(id);
-    return rotated;
   }
 
   /** Revokes a key (at once, in every process); revoking a revoked key changes nothing. */
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
-    const revoked = await this.db.prisma.$transaction(async (tx) => {
+    // Every process drops the key (and the tokens issued to it) on commit.
+    return changeCredentials(this.db, id, async (tx) => {
       const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       return toPublic(ApiKey, row.revokedAt ? row : await markRevoked(tx, id));
     });
-    // This process drops the key (and tokens issued to it) now; the others on the NOTIFY.
-    this.db.credentialsChanged?.(id);
-    return revoked;
   }
 
   /**
@@ -172,9 +163,7 @@ export class ApiKeyService {
   }
 }
 
-/** Revokes in the caller's transaction; on commit, every server process drops the key from its cache. */
-async function markRevoked(tx: Transaction, id: string): Promise<ApiKeyRow> {
-  const row = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-  await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
-  return row;
+/** Revokes in the caller's transaction (a changeCredentials one, so every process drops the key). */
+function markRevoked(tx: Transaction, id: string): Promise<ApiKeyRow> {
+  return tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
 }

@@ -4,7 +4,6 @@
 // endpoints find and authenticate clients here too (by client_id, across
 // organizations: the client_id names its organization).
 import { timingSafeEqual } from 'node:crypto';
-import { API_KEY_CHANGED_CHANNEL } from '../../../auth/api-key-format.js';
 import { generateOAuthSecret, OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { randomToken, sha256Hex } from '../../../auth/secrets.js';
@@ -13,6 +12,7 @@ import { DomainError, notFound } from '../../../errors.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
+import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -111,12 +111,10 @@ export class OauthAppService {
   /** Deletes the app and every code and token issued to it; its tokens stop at once in every process. */
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('oauthApp', LABEL, id);
-    await this.db.prisma.$transaction(async (tx) => {
+    await changeCredentials(this.db, id, async (tx) => {
       const { count } = await tx.oAuthApp.deleteMany({ where: { id, organizationId: principal.organizationId } });
       if (count === 0) throw notFound(LABEL);
-      await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
     });
-    this.db.credentialsChanged?.(id);
     return true;
   }
 

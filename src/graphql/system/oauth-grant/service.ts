@@ -5,14 +5,13 @@
 // whole chain, because either means someone else holds a copy (RFC 9700 2.2.2,
 // 4.14). Revocations reach every server process's credential cache at once
 // through NOTIFY (see auth/credentials.ts).
-import { API_KEY_CHANGED_CHANNEL } from '../../../auth/api-key-format.js';
 import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format.js';
 import { sha256Hex } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
-import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthCode as CodeRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
+import { changeCredentials } from '../../kit/credential-changes.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 
 /** RFC 6749 4.1.2 recommends at most 10 minutes. */
@@ -189,14 +188,12 @@ export class OAuthGrantService {
 
   /** Revokes every access and refresh token of the grant, and its code; caches drop them at once. */
   async revokeGrant(grantId: string): Promise<void> {
-    await this.db.prisma.$transaction(async (tx) => {
+    await changeCredentials(this.db, grantId, async (tx) => {
       const now = new Date();
       await tx.oAuthAccessToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
       await tx.oAuthRefreshToken.updateMany({ where: { grantId, revokedAt: null }, data: { revokedAt: now } });
       await tx.oAuthCode.updateMany({ where: { id: grantId, usedAt: null }, data: { usedAt: now } });
-      await notify(tx, grantId);
     });
-    this.db.credentialsChanged?.(grantId);
   }
 
   /** An access or refresh token by value, live or not; undefined when unknown. */
@@ -232,14 +229,9 @@ export class OAuthGrantService {
   /** RFC 7009: a refresh token ends its grant; an access token ends alone. */
   async revokeToken(token: TokenRecord): Promise<void> {
     if (token.kind === 'refresh_token' && token.grantId) return this.revokeGrant(token.grantId);
-    await this.db.prisma.$transaction(async (tx) => {
-      await tx.oAuthAccessToken.updateMany({
-        where: { id: token.id, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
-      await notify(tx, token.id);
-    });
-    this.db.credentialsChanged?.(token.id);
+    await changeCredentials(this.db, token.id, (tx) =>
+      tx.oAuthAccessToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    );
   }
 }
 
@@ -269,9 +261,4 @@ function pick(row: {
 }) {
   const { id, organizationId, appId, userId, grantId, scopes, expiresAt, createdAt } = row;
   return { id, organizationId, appId, userId, grantId, scopes, expiresAt, createdAt };
-}
-
-/** On commit, every server process drops cached credentials that depend on `id`. */
-async function notify(tx: Transaction, id: string): Promise<void> {
-  await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
 }

@@ -2,7 +2,6 @@
 // rights. An admin holds every scope; a member the scopes listed. Nobody gets
 // rights the caller lacks, and an organization always keeps one admin.
 // Passwords are hashed (slowly) before any transaction and never leave here.
-import { API_KEY_CHANGED_CHANNEL } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { hashPassword } from '../../../auth/secrets.js';
@@ -12,6 +11,7 @@ import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
+import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -96,15 +96,13 @@ export class UserService {
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('user', 'User', id);
     const { organizationId } = principal;
-    return this.db.prisma.$transaction(async (tx) => {
+    // Cached credentials depend on the user: the keys it created (which name it as their
+    // creator) are re-read, its OAuth tokens (deleted with it) dropped.
+    return changeCredentials(this.db, id, async (tx) => {
       await lockAdminChanges(tx, organizationId);
       const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
       requireHolderOf(principal, before, 'delete');
       if (before.role === 'admin') await requireAnotherAdmin(tx, organizationId, 'delete');
-      // Server processes cache a key's principal with its creator's id: make them re-read it on commit.
-      await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, id) from "ApiKey" where "createdByUserId" = ${id}`;
-      // ... and drop the user's OAuth access tokens (deleted with the user) at once.
-      await tx.$executeRaw`select pg_notify(${API_KEY_CHANGED_CHANNEL}, ${id})`;
       await tx.user.delete({ where: { id } });
       return true;
     });

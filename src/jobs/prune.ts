@@ -31,37 +31,28 @@ export interface Pruned {
 const OAUTH_KEEP_EXPIRED_HOURS = 24;
 
 export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>): Promise<Pruned> {
-  const inBatches = async (table: string, olderThanHours: number) => {
+  /** Deletes the rows whose `column` is more than `hours` in the past, BATCH at a time; answers how many. */
+  const olderThan = async (table: string, column: 'createdAt' | 'expiresAt', hours: number) => {
     let total = 0;
     for (;;) {
       const { rowCount } = await pool.query(
         `delete from "${table}" where ctid = any (array(
-           select ctid from "${table}" where "createdAt" < now() - make_interval(hours => $1) limit ${BATCH}))`,
-        [olderThanHours],
-      );
-      total += rowCount ?? 0;
-      if ((rowCount ?? 0) < BATCH) return total;
-    }
-  };
-  const expired = async (table: string) => {
-    let total = 0;
-    for (;;) {
-      const { rowCount } = await pool.query(
-        `delete from "${table}" where ctid = any (array(
-           select ctid from "${table}" where "expiresAt" < now() - make_interval(hours => $1) limit ${BATCH}))`,
-        [OAUTH_KEEP_EXPIRED_HOURS],
+           select ctid from "${table}" where "${column}" < now() - make_interval(hours => $1) limit ${BATCH}))`,
+        [hours],
       );
       total += rowCount ?? 0;
       if ((rowCount ?? 0) < BATCH) return total;
     }
   };
   let oauth = 0;
-  for (const table of ['OAuthCode', 'OAuthAccessToken', 'OAuthRefreshToken', 'Session']) oauth += await expired(table);
+  for (const table of ['OAuthCode', 'OAuthAccessToken', 'OAuthRefreshToken', 'Session']) {
+    oauth += await olderThan(table, 'expiresAt', OAUTH_KEEP_EXPIRED_HOURS);
+  }
   return {
     oauth,
-    events: await inBatches('Event', config.eventRetentionDays * 24),
-    deliveries: await inBatches('WebhookDelivery', config.webhooks.deliveryRetentionDays * 24),
-    idempotencyKeys: await inBatches('IdempotencyKey', IDEMPOTENCY_KEEP_HOURS),
+    events: await olderThan('Event', 'createdAt', config.eventRetentionDays * 24),
+    deliveries: await olderThan('WebhookDelivery', 'createdAt', config.webhooks.deliveryRetentionDays * 24),
+    idempotencyKeys: await olderThan('IdempotencyKey', 'createdAt', IDEMPOTENCY_KEEP_HOURS),
   };
 }
 

@@ -15,7 +15,7 @@ import {
   redirectWith,
   type AuthorizeRequest,
 } from './authorize-request.js';
-import { consentPage, CSRF_FIELD, errorPage, sendPage } from './pages.js';
+import { consentPage, CSRF_FIELD, errorPage, sendFormExpired, sendPage } from './pages.js';
 import { csrfToken, sendSignIn, signedInUser, validCsrf } from './session/index.js';
 
 export interface AuthorizeDependencies {
@@ -90,12 +90,7 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
   router.post('/authorize', form, async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!validCsrf(req, body[CSRF_FIELD])) {
-      return sendPage(
-        res,
-        'Form expired',
-        errorPage('This form has expired or did not come from this site.', 'Go back to the app and start again.'),
-        { status: 403 },
-      );
+      return sendFormExpired(res, 'Go back to the app and start again.');
     }
     const checked = await checkAuthorizeRequest(services.oauthApps, paramsFrom(body), issuer);
     if (!checked.ok) {

@@ -5,8 +5,8 @@
 // renamed to the RFC's words. Internal faults never show their cause.
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { type DomainError } from '../errors.js';
-import { toDomainError } from '../http/errors.js';
+import type { DomainError, ErrorCode } from '../errors.js';
+import { httpStatusOf, toDomainError } from '../http/errors.js';
 
 export interface OAuthErrorAnswer {
   status: number;
@@ -43,35 +43,21 @@ const isLibraryError = (error: unknown): error is LibraryError =>
   /^[a-z_]+$/.test(error.name) &&
   error.name !== 'Error';
 
+/** The RFC 6749 error for the domain errors a client can cause or wait out; the rest are server_error. */
+const RFC_ERROR: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'invalid_request',
+  PAYLOAD_TOO_LARGE: 'invalid_request',
+  UNSUPPORTED_MEDIA_TYPE: 'invalid_request',
+  UNAUTHORIZED: 'invalid_client',
+  RATE_LIMIT_EXCEEDED: 'temporarily_unavailable',
+  SERVICE_UNAVAILABLE: 'temporarily_unavailable',
+};
+
+/** A domain error in RFC 6749's words, with the status the one mapper gives it. */
 function fromDomain(domain: DomainError): OAuthErrorAnswer {
-  switch (domain.code) {
-    case 'VALIDATION_ERROR':
-    case 'PAYLOAD_TOO_LARGE':
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return {
-        status: domain.code === 'VALIDATION_ERROR' ? 400 : domain.code === 'PAYLOAD_TOO_LARGE' ? 413 : 415,
-        error: 'invalid_request',
-        description: domain.message,
-      };
-    case 'UNAUTHORIZED':
-      return { status: 401, error: 'invalid_client', description: domain.message };
-    case 'RATE_LIMIT_EXCEEDED':
-      return {
-        status: 429,
-        error: 'temporarily_unavailable',
-        description: domain.message,
-        retryAfter: domain.retryAfter,
-      };
-    case 'SERVICE_UNAVAILABLE':
-      return {
-        status: 503,
-        error: 'temporarily_unavailable',
-        description: domain.message,
-        retryAfter: domain.retryAfter,
-      };
-    default:
-      return { status: 500, error: 'server_error', description: 'An internal error occurred' };
-  }
+  const error = RFC_ERROR[domain.code];
+  if (!error) return { status: 500, error: 'server_error', description: 'An internal error occurred' };
+  return { status: httpStatusOf(domain), error, description: domain.message, retryAfter: domain.retryAfter };
 }
 
 /** Any error -> its RFC 6749 answer; logs internal faults with their cause. */

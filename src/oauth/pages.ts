@@ -97,3 +97,10 @@ export function errorPage(message: string, detail?: string): SafeHtml {
     ${detail ? html`<p class="muted">${detail}</p>` : ''}
     <p class="muted">You can close this page. If an app sent you here, tell its developers.</p>`;
 }
+
+/** 403 for a form whose CSRF token is missing or not this browser's. */
+export function sendFormExpired(res: Response, detail?: string): void {
+  sendPage(res, 'Form expired', errorPage('This form has expired or did not come from this site.', detail), {
+    status: 403,
+  });
+}

@@ -8,7 +8,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { sha256Hex } from '../../auth/secrets.js';
 import type { SessionService, SessionUser } from '../../graphql/system/session/service.js';
 import { clientAddressKey } from '../../http/client-address.js';
-import { errorPage, sendPage, signInPage, CSRF_FIELD } from '../pages.js';
+import { sendFormExpired, sendPage, signInPage, CSRF_FIELD } from '../pages.js';
 import { readCookie, SESSION_COOKIE, writeSessionCookie } from './cookie.js';
 import { csrfToken, validCsrf } from './csrf.js';
 import { SESSION_LIFETIME_SECONDS } from '../../graphql/system/session/service.js';
@@ -79,12 +79,7 @@ export function signInRouter(deps: SignInDependencies): Router {
   router.post('/sign-in', form, async (req: Request, res: Response) => {
     const continueTo = localPath(field(req.body, 'continue')) ?? '/oauth/authorize';
     if (!validCsrf(req, field(req.body, CSRF_FIELD))) {
-      return sendPage(
-        res,
-        'Form expired',
-        errorPage('This form has expired or did not come from this site.', 'Go back, reload the page and try again.'),
-        { status: 403 },
-      );
+      return sendFormExpired(res, 'Go back, reload the page and try again.');
     }
     const email = (field(req.body, 'email') ?? '').trim().toLowerCase();
     const password = field(req.body, 'password') ?? '';
@@ -122,9 +117,7 @@ export function signInRouter(deps: SignInDependencies): Router {
 
   router.post('/sign-out', form, async (req: Request, res: Response) => {
     if (!validCsrf(req, field(req.body, CSRF_FIELD))) {
-      return sendPage(res, 'Form expired', errorPage('This form has expired or did not come from this site.'), {
-        status: 403,
-      });
+      return sendFormExpired(res);
     }
     await deps.sessions.end(readCookie(req, SESSION_COOKIE));
     writeSessionCookie(req, res, generateOAuthSecret('session').value);

@@ -140,8 +140,7 @@ export class OauthAppService {
 
   /** The client with this client_id, in any organization; undefined when there is none. */
   async findClient(clientId: string): Promise<OAuthClient | undefined> {
-    if (!CLIENT_ID.test(clientId)) return undefined;
-    const row = await this.db.prisma.oAuthApp.findUnique({ where: { clientId } });
+    const row = await this.rowOf(clientId);
     return row ? clientOf(row) : undefined;
   }
 
@@ -151,13 +150,18 @@ export class OauthAppService {
    * is refused: it has none, so something is confused.
    */
   async authenticateClient(clientId: string, secret: string | undefined): Promise<OAuthClient | undefined> {
-    const row = CLIENT_ID.test(clientId) ? await this.db.prisma.oAuthApp.findUnique({ where: { clientId } }) : null;
+    const row = await this.rowOf(clientId);
     // Hash even when there is no such client, so timing does not tell which client ids exist.
     const presented = sha256Hex(secret ?? '');
     if (!row) return undefined;
     if (row.clientType === 'public') return secret === undefined ? clientOf(row) : undefined;
     if (secret === undefined || !row.clientSecretHash || !sameHash(presented, row.clientSecretHash)) return undefined;
     return clientOf(row);
+  }
+
+  /** The app of a client_id; a value that cannot be one is not looked up. */
+  private async rowOf(clientId: string): Promise<OAuthAppRow | null> {
+    return CLIENT_ID.test(clientId) ? this.db.prisma.oAuthApp.findUnique({ where: { clientId } }) : null;
   }
 
   private find(principal: Principal, id: string): Promise<OAuthAppRow> {

@@ -10,7 +10,12 @@ import { parseConfig, type Config } from '../../../config.js';
 import { DomainError, notFound } from '../../../errors.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
 import { isWellFormedId, newId } from '../../../ids.js';
-import { ADD_DELIVERY_JOB_SQL, JOB_MAX_ATTEMPTS, type DeliveryPayload } from '../../../jobs/delivery-jobs.js';
+import {
+  ADD_DELIVERY_JOB_SQL,
+  DELIVER_WEBHOOK,
+  JOB_MAX_ATTEMPTS,
+  type DeliveryPayload,
+} from '../../../jobs/delivery-jobs.js';
 import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, secretBoxFor, type SecretBox } from '../../../jobs/webhook-secrets.js';
@@ -224,7 +229,7 @@ export class WebhookService {
     if (!eventIds.length) return [];
     // One statement: every job or none.
     const { rows } = await this.db.pool.query<{ id: string }>({
-      text: `select e.id, graphile_worker.add_job('deliver_webhook',
+      text: `select e.id, graphile_worker.add_job('${DELIVER_WEBHOOK}',
                 json_build_object('eventId', e.id, 'webhookId', $3::text, 'trigger', $4::text),
                 max_attempts => ${JOB_MAX_ATTEMPTS}) is not null as queued
              from "Event" e where e.id = any($1::text[]) and e."organizationId" = $2

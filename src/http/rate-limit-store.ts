@@ -39,8 +39,6 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     duration,
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
   });
-  const credentials = budget('api', options.max);
-  const addresses = budget('anon', options.unauthenticatedMax);
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     redis.on('error', (error: Error) => options.onError?.(error));
@@ -48,11 +46,12 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
       redis.once('ready', resolve);
       redis.once('error', reject);
     });
+    const inRedis = (keyPrefix: string, points: number, duration?: number) =>
+      new RateLimiterRedis({ ...budget(keyPrefix, points, duration), storeClient: redis });
     return {
-      limiter: new RateLimiterRedis({ ...credentials, storeClient: redis }),
-      unauthenticatedLimiter: new RateLimiterRedis({ ...addresses, storeClient: redis }),
-      budget: (keyPrefix, points, duration) =>
-        new RateLimiterRedis({ ...budget(keyPrefix, points, duration), storeClient: redis }),
+      limiter: inRedis('api', options.max),
+      unauthenticatedLimiter: inRedis('anon', options.unauthenticatedMax),
+      budget: inRedis,
       close: async () => void (await redis.quit()),
     };
   }
@@ -63,22 +62,21 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
   // The first limiter creates the table and clears its expired rows (every prefix's) hourly.
   const limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {
     const created: RateLimiterPostgres = new RateLimiterPostgres(
-      { ...credentials, ...postgres, clearExpiredByTimeout: true },
+      { ...budget('api', options.max), ...postgres, clearExpiredByTimeout: true },
       (error?: unknown) => (error ? reject(error) : resolve(created)),
     );
   });
-  const unauthenticatedLimiter = new RateLimiterPostgres({
-    ...addresses,
-    ...postgres,
-    tableCreated: true,
-    clearExpiredByTimeout: false,
-  });
-  const other = (keyPrefix: string, points: number, duration: number) =>
+  const inPostgres = (keyPrefix: string, points: number, duration?: number) =>
     new RateLimiterPostgres({
       ...budget(keyPrefix, points, duration),
       ...postgres,
       tableCreated: true,
       clearExpiredByTimeout: false,
     });
-  return { limiter, unauthenticatedLimiter, budget: other, close: () => pool.end() };
+  return {
+    limiter,
+    unauthenticatedLimiter: inPostgres('anon', options.unauthenticatedMax),
+    budget: inPostgres,
+    close: () => pool.end(),
+  };
 }

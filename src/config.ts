@@ -86,6 +86,8 @@ const environmentSchema = z.object({
   WORKER_CONCURRENCY: integer(20, 1, 1000),
   // How often the worker looks for jobs that became due (scheduled retries); new jobs arrive at once.
   WORKER_POLL_INTERVAL_MS: integer(1000, 10, 60_000),
+  // How often each worker process looks for jobs left locked by a worker process that died.
+  WORKER_RECOVER_INTERVAL_MS: integer(30_000, 100, 3_600_000),
   // OAuth (docs/decisions.md, Authorization service): token lifetimes in seconds.
   OAUTH_ACCESS_TOKEN_LIFETIME_S: integer(3600, 60, 86_400),
   OAUTH_REFRESH_TOKEN_LIFETIME_S: integer(30 * 86_400, 3600, 365 * 86_400),
@@ -139,7 +141,7 @@ export interface Config {
   };
   eventRetentionDays: number;
   /** enabled: `npm start` runs the worker in its process. */
-  worker: { enabled: boolean; concurrency: number; pollIntervalMs: number };
+  worker: { enabled: boolean; concurrency: number; pollIntervalMs: number; recoverIntervalMs: number };
   oauth: {
     accessTokenLifetimeSeconds: number;
     refreshTokenLifetimeSeconds: number;
@@ -218,6 +220,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: e.WORKER === 'on',
       concurrency: e.WORKER_CONCURRENCY,
       pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+      recoverIntervalMs: e.WORKER_RECOVER_INTERVAL_MS,
     },
     oauth: {
       accessTokenLifetimeSeconds: e.OAUTH_ACCESS_TOKEN_LIFETIME_S,

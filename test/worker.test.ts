@@ -21,7 +21,11 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function startWorkerProcess(): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startWorkerProcess(env: Record<string, string> = {}): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/jobs/main.ts'], {
     cwd: ROOT,
     env: {
@@ -31,6 +35,7 @@ function startWorkerProcess(): { child: ChildProcess; output: () => string; exit
       WEBHOOK_SECRET_KEY: KEY,
       WORKER_POLL_INTERVAL_MS: '100',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -120,6 +125,44 @@ describe('a worker killed with deliveries in flight', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   });
+});
+
+describe('busy workers beside each other', () => {
+  it('never take each other for dead: every event delivered once, no jobs released', async () => {
+    const key = await (await server.org()).key(['admin']);
+    // An ordinary receiver: 150 ms an answer, so every worker has deliveries in flight at each check.
+    const target = await receiver(() => ({ delayMs: 150 }));
+    const hook = await server.rest('POST', '/v1/webhooks', {
+      key,
+      body: { url: target.url, events: ['contact.created'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    // Each process checks for dead workers every 300 ms: about 25 checks each while jobs are locked.
+    const workers = [0, 1].map(() => startWorkerProcess({ WORKER_RECOVER_INTERVAL_MS: '300' }));
+    const until = Date.now() + 8_000;
+    let created = 0;
+    while (Date.now() < until) {
+      const batch = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          server.rest('POST', '/v1/crm/contacts', { key, body: { email: `busy${created + i}@example.test` } }),
+        ),
+      );
+      for (const res of batch) expect(res.status).toBe(201);
+      created += batch.length;
+      await sleep(20);
+    }
+    await target.waitFor(created, 30_000);
+    await eventually(async () => (await queuedDeliveries()) === 0);
+    await sleep(500); // a doubled delivery would arrive now
+    const ids = target.received.map((request) => String(request.headers['webhook-id']));
+    expect(new Set(ids).size).toBe(created);
+    expect(ids).toHaveLength(created);
+    for (const worker of workers) {
+      expect(worker.output()).not.toMatch(/released the jobs of workers that died/);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exited).toBe(0);
+    }
+  }, 90_000);
 });
 
 async function eventuallyDelivered(target: Receiver, events: string[]) {

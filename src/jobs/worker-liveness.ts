@@ -1,10 +1,13 @@
 // Jobs of a worker process that died (SIGKILL, OOM, power) stay locked, and
-// graphile-worker itself frees such jobs only after 4 hours. So each worker holds
-// a PostgreSQL session advisory lock per graphile worker id on a connection of
-// its own for as long as it lives: PostgreSQL drops the locks with the session
-// when the process dies. Every worker process, at start and then every
-// RECOVER_INTERVAL_MS, looks at the ids that lock jobs; an id whose advisory lock
-// nobody holds belongs to a dead worker, and its jobs are unlocked for the living
+// graphile-worker itself frees such jobs only after 4 hours. So each worker
+// process holds a PostgreSQL session advisory lock per id it locks jobs under, on
+// a connection of its own, for as long as it lives: PostgreSQL drops the locks
+// with the session when the process dies. Jobs are locked under the id of the
+// worker pool (`pool-…`, graphile-worker 0.17 fetches for its workers under it),
+// so that is the id marked; worker ids are marked too, should a version lock
+// under those. Every worker process, at start and then every recover interval,
+// looks at the ids that lock jobs; an id whose advisory lock nobody holds belongs
+// to a dead process, and its jobs are unlocked for the living
 // (graphile_worker.force_unlock_workers). A job is then delivered again: receivers
 // deduplicate on the event id.
 import type { EventEmitter } from 'node:events';
@@ -13,7 +16,12 @@ import type { Logger } from '../logger.js';
 
 /** The first key of the two-key advisory locks: "whk" + 1, so as not to meet other advisory locks. */
 const LOCK_SPACE = 0x77686b01;
-export const RECOVER_INTERVAL_MS = 30_000;
+/**
+ * An id whose jobs were all locked longer ago than this may be judged. A pool
+ * marks itself as it starts, on a connection already open: this covers the
+ * moment between its first fetch and that mark being granted.
+ */
+const MARK_GRACE = '1 second';
 
 export interface Liveness {
   /** Frees the jobs of dead workers now; returns the worker ids freed. */
@@ -26,25 +34,31 @@ export async function startLiveness(
   pool: pg.Pool,
   events: EventEmitter,
   logger: Logger,
+  recoverIntervalMs: number,
 ): Promise<Liveness> {
   const holder = new pg.Client({ connectionString: databaseUrl });
   holder.on('error', (error) => logger.warn({ error: error.message }, 'worker liveness connection error'));
   await holder.connect();
   let held = Promise.resolve();
-  events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => {
+  const markAlive = (id: string) => {
     held = held
-      .then(() => holder.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, worker.workerId]))
+      .then(() => holder.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, id]))
       .then(
         () => undefined,
-        (error: Error) => logger.warn({ error: error.message }, 'cannot mark a worker alive'),
+        (error: Error) => logger.warn({ error: error.message, id }, 'cannot mark a worker alive'),
       );
-  });
+  };
+  events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => markAlive(workerPool.id));
+  events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => markAlive(worker.workerId));
 
   async function recover(): Promise<string[]> {
+    // This process's own marks are granted before it judges anyone.
+    await held;
     const client = await pool.connect();
     try {
       const { rows } = await client.query<{ id: string }>(
-        `select distinct locked_by as id from graphile_worker._private_jobs where locked_by is not null`,
+        `select locked_by as id from graphile_worker._private_jobs where locked_by is not null
+          group by locked_by having max(locked_at) < now() - interval '${MARK_GRACE}'`,
       );
       const dead: string[] = [];
       for (const { id } of rows) {
@@ -69,7 +83,7 @@ export async function startLiveness(
 
   const timer = setInterval(
     () => void recover().catch((error: Error) => logger.warn({ error: error.message }, 'worker recovery failed')),
-    RECOVER_INTERVAL_MS,
+    recoverIntervalMs,
   ).unref();
 
   return {

@@ -63,7 +63,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
   let liveness: Liveness | undefined;
   let fanOut: FanOutDispatcher | undefined;
   try {
-    liveness = await startLiveness(databaseUrl, pool, events, logger);
+    liveness = await startLiveness(databaseUrl, pool, events, logger, config.worker.recoverIntervalMs);
     runner = await run({
       pgPool: pool,
       events: events as WorkerEvents,

@@ -3,8 +3,12 @@
 // database round trip; every process LISTENs for revocations and drops the
 // credential at once, and cached entries are re-read after a short TTL in any
 // case. A NOTIFY's payload is the id of anything a credential depends on: the
-// key or token itself, a token's grant, app or user, or the API key a
-// client_credentials token was issued to.
+// key or token itself, a token's grant, app or user, the API key a
+// client_credentials token was issued to, or the user who created a key.
+//
+// A key made by a user holds no more than that user holds now: its scopes are
+// bounded by its creator's current rights when it is resolved, and a change of
+// those rights NOTIFYs the user's id, so every process re-reads the key at once.
 import pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
@@ -12,6 +16,7 @@ import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js'
 import { OAUTH_PREFIX } from './oauth-token-format.js';
 import type { Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
+import { keyScopes } from './user-scopes.js';
 
 const CACHE_TTL_MS = 60_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -29,6 +34,9 @@ interface CachedKey {
 
 export const unauthorized = (message = 'A valid Bearer API key or access token is required') =>
   new DomainError('UNAUTHORIZED', message);
+
+/** What a key (or a token issued to it) is read with: its creator's rights, which bound its scopes. */
+const CREATOR_RIGHTS = { createdBy: { select: { role: true, scopes: true } } } as const;
 
 /** The entry, if it is a credential that may be used now; else why not (401). */
 function requireLive(entry: CachedKey | undefined, what: string, now: number): CachedKey {
@@ -128,13 +136,13 @@ export class CredentialResolver {
   }
 
   private async load(hash: string, now: number): Promise<CachedKey | undefined> {
-    const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash } });
+    const row = await this.prisma.apiKey.findUnique({ where: { keyHash: hash }, include: CREATOR_RIGHTS });
     if (!row) return undefined;
     return {
       dependsOn: [row.id, ...(row.createdByUserId ? [row.createdByUserId] : [])],
       principal: {
         organizationId: row.organizationId,
-        scopes: new Set(row.scopes),
+        scopes: keyScopes(row),
         credential: { type: 'api_key', id: row.id },
         userId: row.createdByUserId ?? undefined,
       },
@@ -147,21 +155,22 @@ export class CredentialResolver {
 
   /**
    * An access token's principal: its own scopes and organization. A token from
-   * client_credentials lives no longer than its API key: the key's revocation
-   * or expiry ends it too.
+   * client_credentials lives no longer than its API key (the key's revocation
+   * or expiry ends it too) and holds no more than the key's creator holds now.
    */
   private async loadAccessToken(hash: string, now: number): Promise<CachedKey | undefined> {
     const row = await this.prisma.oAuthAccessToken.findUnique({
       where: { tokenHash: hash },
-      include: { apiKey: { select: { revokedAt: true, expiresAt: true } } },
+      include: { apiKey: { select: { revokedAt: true, expiresAt: true, createdByUserId: true, ...CREATOR_RIGHTS } } },
     });
     if (!row) return undefined;
     const keyExpiry = row.apiKey?.expiresAt?.getTime() ?? Infinity;
+    const dependsOn = [row.id, row.grantId, row.appId, row.userId, row.apiKeyId, row.apiKey?.createdByUserId];
     return {
-      dependsOn: [row.id, row.grantId, row.appId, row.userId, row.apiKeyId].filter((id): id is string => !!id),
+      dependsOn: dependsOn.filter((id): id is string => !!id),
       principal: {
         organizationId: row.organizationId,
-        scopes: new Set(row.scopes),
+        scopes: row.apiKey ? keyScopes({ scopes: row.scopes, createdBy: row.apiKey.createdBy }) : new Set(row.scopes),
         credential: { type: 'access_token', id: row.id },
         userId: row.userId ?? undefined,
         rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,

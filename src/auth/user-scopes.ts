@@ -24,3 +24,20 @@ export function grantableScopes(user: UserRights, requested: readonly Scope[]): 
   const held = userScopes(user);
   return requested.filter((scope) => hasScope(held, scope));
 }
+
+/**
+ * What a credential given `scopes` by this user may do now: what both allow.
+ * `admin` on one side yields to the other's scopes, so an `admin` key of a
+ * member holds the member's scopes, and a member's key of an admin its own.
+ */
+export function withinRights(scopes: readonly string[], user: UserRights): Set<string> {
+  const held = userScopes(user);
+  const given = new Set(scopes);
+  const kept = scopes.filter((scope) => isScope(scope) && hasScope(held, scope));
+  return new Set([...kept, ...[...held].filter((scope) => hasScope(given, scope))]);
+}
+
+/** The scopes an API key may use now: its own, within its creator's current rights (an operator's key has no creator). */
+export function keyScopes(key: { scopes: readonly string[]; createdBy: UserRights | null }): Set<string> {
+  return key.createdBy ? withinRights(key.scopes, key.createdBy) : new Set(key.scopes);
+}

@@ -1,11 +1,14 @@
 // API keys: issued with a key and a secret shown once and stored as hashes,
 // listed, rotated and revoked, always within the caller's organization. A key
-// never carries a scope its creator lacks. Revocation reaches every server
+// never carries a scope its creator lacks, when made or later: it is used
+// within its creator's current rights (auth/credentials.ts), and the keys of a
+// deleted user are revoked (user/service.ts). Revocation reaches every server
 // process at once (NOTIFY, see auth/credentials.ts).
 import { API_KEY_PREFIX, generateKey, generateSecret, type GeneratedKey } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
+import { keyScopes } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
@@ -25,6 +28,7 @@ import { ApiKey, type NewApiKey } from './type.js';
 export interface ClientKey {
   id: string;
   organizationId: string;
+  /** What the key may use now: its scopes within its creator's current rights. */
   scopes: Scope[];
   expiresAt: Date | null;
 }
@@ -107,12 +111,16 @@ export class ApiKeyService {
    */
   async verifyClientCredentials(key: string, secret: string): Promise<ClientKey | undefined> {
     const row = key.startsWith(API_KEY_PREFIX)
-      ? await this.db.prisma.apiKey.findUnique({ where: { keyHash: sha256Hex(key) } })
+      ? await this.db.prisma.apiKey.findUnique({
+          where: { keyHash: sha256Hex(key) },
+          include: { createdBy: { select: { role: true, scopes: true } } },
+        })
       : null;
     decoySecretHash ??= hashPassword('decoy secret that matches nothing');
     const ok = await verifyPassword(secret, row?.secretHash ?? (await decoySecretHash));
     if (!row || !ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
-    return { id: row.id, organizationId: row.organizationId, scopes: row.scopes as Scope[], expiresAt: row.expiresAt };
+    const scopes = [...keyScopes(row)] as Scope[];
+    return { id: row.id, organizationId: row.organizationId, scopes, expiresAt: row.expiresAt };
   }
 
   /** For operator tools that name a key but not its organization. */
@@ -161,6 +169,14 @@ export class ApiKeyService {
       replaces: null,
     };
   }
+}
+
+/**
+ * Revokes, in the caller's transaction (a changeCredentials one on the user's
+ * id, which cached keys depend on), every live key the user created.
+ */
+export function revokeKeysCreatedBy(tx: Transaction, userId: string): Promise<unknown> {
+  return tx.apiKey.updateMany({ where: { createdByUserId: userId, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
 /** Revokes in the caller's transaction (a changeCredentials one, so every process drops the key). */

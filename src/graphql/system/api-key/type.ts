@@ -14,7 +14,9 @@ export class ApiKey {
   @Public.text({ description: 'The clear start of the key, to recognise it.' })
   prefix!: string;
 
-  @Public.scopes()
+  @Public.scopes({
+    description: "The scopes the key was given; it uses them within its creator's current rights.",
+  })
   scopes!: string[];
 
   @Public.timestamp({ nullable: true })

@@ -9,6 +9,7 @@ import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format
 import { sha256Hex } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
+import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthCode as CodeRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
@@ -233,6 +234,18 @@ export class OAuthGrantService {
       tx.oAuthAccessToken.updateMany({ where: { id: token.id, revokedAt: null }, data: { revokedAt: new Date() } }),
     );
   }
+}
+
+/**
+ * Revokes, in the caller's transaction (a changeCredentials one on the user's
+ * id, which cached tokens depend on), everything apps hold for the user: its
+ * access and refresh tokens and its codes not yet exchanged.
+ */
+export async function revokeUserGrants(tx: Transaction, userId: string): Promise<void> {
+  const now = new Date();
+  await tx.oAuthAccessToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+  await tx.oAuthRefreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+  await tx.oAuthCode.updateMany({ where: { userId, usedAt: null }, data: { usedAt: now } });
 }
 
 function storedCode(row: CodeRow): StoredCode {

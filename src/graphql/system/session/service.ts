@@ -5,6 +5,7 @@
 import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format.js';
 import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
+import type { Transaction } from '../../../db/prisma.js';
 import { newId } from '../../../ids.js';
 import { emitEvent } from '../../../jobs/events.js';
 import { toPublic } from '../../kit/fields.js';
@@ -80,6 +81,11 @@ export class SessionService {
     if (!looksLike('session', token)) return;
     await this.db.prisma.session.deleteMany({ where: { tokenHash: sha256Hex(token) } });
   }
+}
+
+/** Signs the user out everywhere, in the caller's transaction (a password or rights change). */
+export function endUserSessions(tx: Transaction, userId: string): Promise<unknown> {
+  return tx.session.deleteMany({ where: { userId } });
 }
 
 function sessionUser(row: {

@@ -2,10 +2,14 @@
 // rights. An admin holds every scope; a member the scopes listed. Nobody gets
 // rights the caller lacks, and an organization always keeps one admin.
 // Passwords are hashed (slowly) before any transaction and never leave here.
+// Every change and delete goes through changeCredentials on the user's id: the
+// keys the user made are used within its current rights, so every process
+// re-reads them; a new password or other rights also sign the user out and end
+// what apps hold for it, and a delete revokes the user's keys.
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { hashPassword } from '../../../auth/secrets.js';
-import { userScopes, type UserRole } from '../../../auth/user-scopes.js';
+import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
 import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
@@ -17,6 +21,9 @@ import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import { changedColumns, findOwned, lockOwned, requireWellFormedId, uniqueConflict } from '../../kit/records.js';
+import { revokeKeysCreatedBy } from '../api-key/service.js';
+import { revokeUserGrants } from '../oauth-grant/service.js';
+import { endUserSessions } from '../session/service.js';
 import { userInput, userList } from './input.js';
 import { User } from './type.js';
 
@@ -67,6 +74,8 @@ export class UserService {
   /**
    * Changes what is sent. A new role sets the scopes with it: an admin's become
    * `['admin']`, and a demoted admin needs its member scopes in the same request.
+   * A new password or other rights end the user's sessions and OAuth grants in
+   * the same transaction.
    */
   async update(principal: Principal, id: string, input: unknown): Promise<User> {
     requireWellFormedId('user', 'User', id);
@@ -74,7 +83,7 @@ export class UserService {
     const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
     const { organizationId } = principal;
     try {
-      return await this.db.prisma.$transaction(async (tx) => {
+      return await changeCredentials(this.db, id, async (tx) => {
         if (patch.role !== undefined) await lockAdminChanges(tx, organizationId);
         const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
         requireHolderOf(principal, before, 'change');
@@ -85,6 +94,7 @@ export class UserService {
         const data = changedColumns(before, { email: patch.email, name: patch.name, role, scopes, passwordHash });
         if (Object.keys(data).length === 0) return toPublic(User, before);
         const after = await tx.user.update({ where: { id }, data: data as Prisma.UserUpdateInput });
+        if (after.passwordHash !== before.passwordHash || !sameRights(before, after)) await endSignIns(tx, id);
         return toPublic(User, after);
       });
     } catch (error) {
@@ -92,21 +102,37 @@ export class UserService {
     }
   }
 
-  /** Deletes for good; the API keys the user created stay (their createdByUserId becomes null). */
+  /**
+   * Deletes for good, with its sessions and OAuth grants; the API keys it created
+   * are revoked (they stay listed, with no creator).
+   */
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('user', 'User', id);
     const { organizationId } = principal;
     // Cached credentials depend on the user: the keys it created (which name it as their
-    // creator) are re-read, its OAuth tokens (deleted with it) dropped.
+    // creator) and its OAuth tokens (deleted with it) are dropped everywhere.
     return changeCredentials(this.db, id, async (tx) => {
       await lockAdminChanges(tx, organizationId);
       const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
       requireHolderOf(principal, before, 'delete');
       if (before.role === 'admin') await requireAnotherAdmin(tx, organizationId, 'delete');
+      await revokeKeysCreatedBy(tx, id);
       await tx.user.delete({ where: { id } });
       return true;
     });
   }
+}
+
+/** Signs the user out everywhere and ends what apps hold for it (tokens, refresh grants, codes). */
+async function endSignIns(tx: Transaction, userId: string): Promise<void> {
+  await endUserSessions(tx, userId);
+  await revokeUserGrants(tx, userId);
+}
+
+/** Whether two states of a user hold the same scopes (a reordered list is no change). */
+function sameRights(before: UserRights, after: UserRights): boolean {
+  const [held, holds] = [userScopes(before), userScopes(after)];
+  return held.size === holds.size && [...held].every((scope) => holds.has(scope));
 }
 
 /** A new user's scopes: `['admin']` for an admin, the member's own list otherwise. */

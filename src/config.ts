@@ -95,6 +95,12 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_FAILURES: integer(5, 1, 1000),
   SIGN_IN_ADDRESS_MAX_FAILURES: integer(20, 1, 100_000),
   SIGN_IN_WINDOW_S: integer(900, 1, 86_400),
+  // scrypt's cost N for new password hashes (r=8, p=1): OWASP's 2^17 by default. Lower
+  // only where hashing time matters more than guessing (the test suite hashes hundreds).
+  PASSWORD_SCRYPT_N: integer(2 ** 17, 2 ** 14, 2 ** 20).refine(
+    (n) => (n & (n - 1)) === 0,
+    'must be a power of two (16384 to 1048576)',
+  ),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -148,6 +154,8 @@ export interface Config {
     /** Failed sign-ins per account and per client address, per window. */
     signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
   };
+  /** scrypt's N for new password hashes; weaker stored hashes are re-hashed at sign-in. */
+  passwordScryptN: number;
 }
 
 export class ConfigError extends Error {}
@@ -231,6 +239,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: e.SIGN_IN_WINDOW_S,
       },
     },
+    passwordScryptN: e.PASSWORD_SCRYPT_N,
   };
 }
 

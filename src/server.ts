@@ -79,8 +79,6 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     signInLimits: {
       account: rateLimitStore.budget('signin_account', signIn.maxFailuresPerAccount, signIn.windowSeconds),
       address: rateLimitStore.budget('signin_address', signIn.maxFailuresPerAddress, signIn.windowSeconds),
-      maxPerAccount: signIn.maxFailuresPerAccount,
-      maxPerAddress: signIn.maxFailuresPerAddress,
     },
   });
   app.use('/oauth', ...guards, oauth, oauthErrorHandler(logger));

@@ -50,6 +50,11 @@ describe('parseConfig defaults', () => {
     expect(off.webhooks.secretKey).toEqual(key);
   });
 
+  it("hashes passwords at OWASP's scrypt cost unless told otherwise", () => {
+    expect(parseConfig({}).passwordScryptN).toBe(2 ** 17);
+    expect(parseConfig({ PASSWORD_SCRYPT_N: '16384' }).passwordScryptN).toBe(16384);
+  });
+
   it('treats blank optional values as unset', () => {
     const config = parseConfig({ DATABASE_URL: '  ', REDIS_URL: '', PUBLIC_URL: '' });
     expect(config.databaseUrl).toBeUndefined();
@@ -112,6 +117,8 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
     ],
     ['a WEBHOOK_TIMEOUT_MS of 0', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
     ['an unknown WORKER', { WORKER: 'maybe' }, 'WORKER'],
+    ['a PASSWORD_SCRYPT_N below 2^14', { PASSWORD_SCRYPT_N: '8192' }, 'PASSWORD_SCRYPT_N'],
+    ['a PASSWORD_SCRYPT_N that is not a power of two', { PASSWORD_SCRYPT_N: '100000' }, 'PASSWORD_SCRYPT_N'],
   ];
 
   it.each(cases)('%s', (_title, env, variable) => {

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { sha256Hex } from '../src/auth/secrets.js';
+import { hashIssuedSecret } from '../src/auth/secrets.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { createUser, exchangeCode, obtainCode, obtainTokens, tokenRequest, type TestUser } from './support/oauth.js';
 
@@ -44,7 +44,7 @@ describe('registering an app', () => {
     expect(fetched.body).not.toHaveProperty('clientSecret');
     expect(fetched.text).not.toContain(res.body.clientSecret);
     const row = await server.prisma.oAuthApp.findUniqueOrThrow({ where: { id: res.body.id } });
-    expect(row.clientSecretHash).toBe(sha256Hex(res.body.clientSecret));
+    expect(row.clientSecretHash).toBe(hashIssuedSecret(res.body.clientSecret));
   });
 
   it('a public app gets no secret', async () => {

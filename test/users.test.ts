@@ -2,7 +2,7 @@
 // who may sign in, with which role and scopes. Passwords go in, never come out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal, type Principal } from '../src/auth/principal.js';
-import { verifyPassword } from '../src/auth/secrets.js';
+import { verifyPassword } from '../src/auth/passwords.js';
 import { grantableScopes, userScopes } from '../src/auth/user-scopes.js';
 import { useServer, type GraphQLError, type TestOrg, type TestResponse } from './support/fixtures.js';
 

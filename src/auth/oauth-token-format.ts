@@ -3,6 +3,8 @@
 // easy to spot and to scan for) and 40 random base62 characters (238 bits),
 // inside RFC 6750's Bearer alphabet. All but the client id are stored only as
 // SHA-256: they are high-entropy, so a fast hash is safe and lookups stay cheap.
+// `hash` here is the lookup form (codes, tokens, sessions); a client secret is
+// stored as hashIssuedSecret makes it (auth/secrets.ts).
 import { randomToken, sha256Hex } from './secrets.js';
 
 export const OAUTH_PREFIX = {

@@ -1,15 +1,10 @@
-// Random tokens and their hashes. High-entropy tokens (API keys) are hashed with
-// SHA-256: guessing is hopeless, and lookup stays one cheap hash. Passwords and
-// secrets that are checked rarely use scrypt, a slow KDF from node:crypto.
-import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
-
-const scrypt = promisify(scryptCallback) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  options: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>;
+// Random secrets the service issues, and their hashes. Each is 40 random base62
+// characters (238 bits) after its prefix: guessing is hopeless, so a fast hash
+// (SHA-256) is as safe as a slow one, and checking one costs next to nothing,
+// also for a caller who sends made-up ids. Passwords, which people choose, are
+// hashed slowly instead (passwords.ts).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { verifyPassword } from './passwords.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -25,28 +20,44 @@ export function randomToken(length: number): string {
   return out.join('');
 }
 
+/** The bare SHA-256 of a value: the lookup form of keys, codes, tokens and sessions (a unique column). */
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+const ISSUED_HASH = /^sha256\$([0-9a-f]{64})$/;
+const BARE_SHA256 = /^[0-9a-f]{64}$/;
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const { N, r, p, keylen } = SCRYPT;
-  const hash = await scrypt(password, salt, keylen, { N, r, p, maxmem: 64 * 1024 * 1024 });
-  return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+/** The stored form of an issued secret that is checked against its row (API key and client secrets). */
+export function hashIssuedSecret(value: string): string {
+  return `sha256$${sha256Hex(value)}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, hash] = stored.split('$');
-  if (kind !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
-  });
-  return timingSafeEqual(actual, expected);
+export interface SecretCheck {
+  valid: boolean;
+  /** Set when the secret is valid but stored in an older form: the hash to store instead. */
+  upgrade?: string;
+}
+
+/**
+ * Checks a presented secret against its stored hash, in constant time. Older
+ * forms still verify and ask to be upgraded: a bare SHA-256 (client secrets
+ * before hashes named their algorithm) and scrypt (API key secrets before they
+ * were hashed fast: slow, but reached only with a real key, and replaced at its
+ * first success). Without a stored
+ * hash (an unknown id) the answer is invalid after the same fast hash.
+ */
+export async function verifyIssuedSecret(value: string, stored: string | null | undefined): Promise<SecretCheck> {
+  const presented = Buffer.from(sha256Hex(value), 'hex');
+  const current = stored ? ISSUED_HASH.exec(stored)?.[1] : undefined;
+  const bare = stored && BARE_SHA256.test(stored) ? stored : undefined;
+  const digest = current ?? bare;
+  if (digest) {
+    const valid = timingSafeEqual(presented, Buffer.from(digest, 'hex'));
+    return valid && bare ? { valid, upgrade: hashIssuedSecret(value) } : { valid };
+  }
+  if (stored?.startsWith('scrypt$') && (await verifyPassword(value, stored))) {
+    return { valid: true, upgrade: hashIssuedSecret(value) };
+  }
+  return { valid: false };
 }

@@ -1,10 +1,10 @@
 // Signing in with email and password, for any page that needs a user (the
 // OAuth consent now, the dashboard later): the form, its POST, and sign-out.
 // Failed attempts are limited per account and per client address in the
-// shared rate-limit store, so guessing is slow across every server process;
-// a success starts a new session token (no fixation) and raises user.logged_in.
+// shared rate-limit store (sign-in-limits.ts), so guessing is slow across every
+// server process; a success starts a new session token (no fixation) and
+// raises user.logged_in.
 import express, { type Request, type Response, type Router } from 'express';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { sha256Hex } from '../../auth/secrets.js';
 import type { SessionService, SessionUser } from '../../graphql/system/session/service.js';
 import { clientAddressKey } from '../../http/client-address.js';
@@ -13,15 +13,7 @@ import { readCookie, SESSION_COOKIE, writeSessionCookie } from './cookie.js';
 import { csrfToken, validCsrf } from './csrf.js';
 import { SESSION_LIFETIME_SECONDS } from '../../graphql/system/session/service.js';
 import { generateOAuthSecret } from '../../auth/oauth-token-format.js';
-
-export interface SignInLimits {
-  /** Failed sign-ins per account (keyed by the email's hash). */
-  account: RateLimiterAbstract;
-  /** Failed sign-ins per client address. */
-  address: RateLimiterAbstract;
-  maxPerAccount: number;
-  maxPerAddress: number;
-}
+import { giveBack, succeeded, takeAttempt, type SignInLimits } from './sign-in-limits.js';
 
 export interface SignInDependencies {
   sessions: SessionService;
@@ -58,20 +50,6 @@ const field = (body: unknown, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-/** Seconds until the budget frees a point, or 0 while attempts remain. */
-async function lockedFor(limiter: RateLimiterAbstract, key: string, max: number): Promise<number> {
-  const state = await limiter.get(key);
-  if (!state || state.consumedPoints < max) return 0;
-  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-}
-
-async function countFailure(limiter: RateLimiterAbstract, key: string): Promise<void> {
-  // Over budget, consume rejects with the state: the failure still counted.
-  await limiter.consume(key).catch((rejection: unknown) => {
-    if (rejection instanceof Error) throw rejection;
-  });
-}
-
 export function signInRouter(deps: SignInDependencies): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: deps.bodyLimitBytes, parameterLimit: 50 });
@@ -86,12 +64,8 @@ export function signInRouter(deps: SignInDependencies): Router {
     if (!email || !password) {
       return sendSignIn(req, res, { continueTo, email, error: 'Enter your email and password.', status: 400 });
     }
-    const accountKey = sha256Hex(email);
-    const addressKey = clientAddressKey(req.ip);
-    const wait = Math.max(
-      await lockedFor(deps.limits.account, accountKey, deps.limits.maxPerAccount),
-      await lockedFor(deps.limits.address, addressKey, deps.limits.maxPerAddress),
-    );
+    const keys = { account: sha256Hex(email), address: clientAddressKey(req.ip) };
+    const wait = await takeAttempt(deps.limits, keys);
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
       const minutes = Math.ceil(wait / 60);
@@ -102,13 +76,15 @@ export function signInRouter(deps: SignInDependencies): Router {
         status: 429,
       });
     }
-    const user = await deps.sessions.verifyCredentials(email, password);
+    const user = await deps.sessions.verifyCredentials(email, password).catch(async (error: unknown) => {
+      await giveBack(deps.limits, keys);
+      throw error;
+    });
     if (!user) {
-      await countFailure(deps.limits.account, accountKey);
-      await countFailure(deps.limits.address, addressKey);
+      // The attempt's points stay taken: it failed.
       return sendSignIn(req, res, { continueTo, email, error: 'The email or password is not right.', status: 401 });
     }
-    await deps.limits.account.delete(accountKey);
+    await succeeded(deps.limits, keys);
     await deps.sessions.end(readCookie(req, SESSION_COOKIE));
     const session = await deps.sessions.start(user);
     writeSessionCookie(req, res, session.token, SESSION_LIFETIME_SECONDS);

@@ -6,7 +6,7 @@
 // process at once (NOTIFY, see auth/credentials.ts).
 import { API_KEY_PREFIX, generateKey, generateSecret, type GeneratedKey } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
-import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
+import { sha256Hex, verifyIssuedSecret } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { keyScopes } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
@@ -33,8 +33,6 @@ export interface ClientKey {
   expiresAt: Date | null;
 }
 
-let decoySecretHash: Promise<string> | undefined;
-
 interface NewKeyData {
   name: string;
   scopes: Scope[];
@@ -60,7 +58,7 @@ export class ApiKeyService {
     if (wider.length) {
       throw new DomainError('FORBIDDEN', `A key cannot have scopes its creator lacks: ${wider.join(', ')}`, 'scopes');
     }
-    const secret = await generateSecret();
+    const secret = generateSecret();
     return this.db.prisma.$transaction((tx) =>
       this.insert(tx, principal.organizationId, secret, {
         name: data.name,
@@ -79,7 +77,7 @@ export class ApiKeyService {
   async rotate(principal: Principal, id: string, input: unknown = {}): Promise<NewApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
     const { expiresAt } = parseInput(rotateApiKeySchema, input);
-    const secret = await generateSecret();
+    const secret = generateSecret();
     return changeCredentials(this.db, id, async (tx) => {
       const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
@@ -106,8 +104,8 @@ export class ApiKeyService {
 
   /**
    * The live key whose key and secret these are (the OAuth client_credentials
-   * grant's client), or undefined. The secret is checked even for an unknown key,
-   * so timing does not tell which keys exist.
+   * grant's client), or undefined. One fast hash whether the key exists or not
+   * (auth/secrets.ts), so an unknown key costs nothing and takes no longer.
    */
   async verifyClientCredentials(key: string, secret: string): Promise<ClientKey | undefined> {
     const row = key.startsWith(API_KEY_PREFIX)
@@ -116,11 +114,20 @@ export class ApiKeyService {
           include: { createdBy: { select: { role: true, scopes: true } } },
         })
       : null;
-    decoySecretHash ??= hashPassword('decoy secret that matches nothing');
-    const ok = await verifyPassword(secret, row?.secretHash ?? (await decoySecretHash));
-    if (!row || !ok || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return undefined;
-    const scopes = [...keyScopes(row)] as Scope[];
-    return { id: row.id, organizationId: row.organizationId, scopes, expiresAt: row.expiresAt };
+    const check = await verifyIssuedSecret(secret, row?.secretHash);
+    if (!row || !check.valid || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
+      return undefined;
+    }
+    if (check.upgrade) {
+      // Hashed with scrypt, before issued secrets were hashed fast: store the fast hash now.
+      await this.db.prisma.apiKey.updateMany({ where: { id: row.id }, data: { secretHash: check.upgrade } });
+    }
+    return {
+      id: row.id,
+      organizationId: row.organizationId,
+      scopes: [...keyScopes(row)] as Scope[],
+      expiresAt: row.expiresAt,
+    };
   }
 
   /** For operator tools that name a key but not its organization. */

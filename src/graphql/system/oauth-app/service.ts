@@ -3,10 +3,9 @@
 // their secret rotated; always within the caller's organization. The OAuth
 // endpoints find and authenticate clients here too (by client_id, across
 // organizations: the client_id names its organization).
-import { timingSafeEqual } from 'node:crypto';
 import { generateOAuthSecret, OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
 import type { Principal } from '../../../auth/principal.js';
-import { randomToken, sha256Hex } from '../../../auth/secrets.js';
+import { hashIssuedSecret, randomToken, verifyIssuedSecret } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import { DomainError, notFound } from '../../../errors.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
@@ -49,10 +48,10 @@ function clientOf(row: OAuthAppRow): OAuthClient {
   };
 }
 
-function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** A client secret and its stored form (checked against the app's row, so the hash names its algorithm). */
+function newClientSecret(): { value: string; hash: string } {
+  const { value } = generateOAuthSecret('clientSecret');
+  return { value, hash: hashIssuedSecret(value) };
 }
 
 export class OauthAppService {
@@ -70,7 +69,7 @@ export class OauthAppService {
     const data = parseInput(oauthAppInput.create, input);
     this.requireAllowedRedirectUris(data.redirectUris);
     const clientType: ClientType = data.clientType ?? 'confidential';
-    const secret = clientType === 'confidential' ? generateOAuthSecret('clientSecret') : undefined;
+    const secret = clientType === 'confidential' ? newClientSecret() : undefined;
     const row = await this.db.prisma.oAuthApp.create({
       data: {
         id: newId('oauthApp'),
@@ -121,7 +120,7 @@ export class OauthAppService {
   /** A new client secret, shown once; the old one stops at once (issued tokens stay valid). */
   async rotateSecret(principal: Principal, id: string): Promise<NewOauthApp> {
     requireWellFormedId('oauthApp', LABEL, id);
-    const secret = generateOAuthSecret('clientSecret');
+    const secret = newClientSecret();
     return this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
       if (row.clientType === 'public') {
@@ -152,10 +151,17 @@ export class OauthAppService {
   async authenticateClient(clientId: string, secret: string | undefined): Promise<OAuthClient | undefined> {
     const row = await this.rowOf(clientId);
     // Hash even when there is no such client, so timing does not tell which client ids exist.
-    const presented = sha256Hex(secret ?? '');
+    const check = await verifyIssuedSecret(secret ?? '', row?.clientSecretHash);
     if (!row) return undefined;
     if (row.clientType === 'public') return secret === undefined ? clientOf(row) : undefined;
-    if (secret === undefined || !row.clientSecretHash || !sameHash(presented, row.clientSecretHash)) return undefined;
+    if (secret === undefined || !check.valid) return undefined;
+    if (check.upgrade) {
+      // A bare SHA-256 from before hashes named their algorithm; the app's updatedAt stays.
+      await this.db.prisma.oAuthApp.updateMany({
+        where: { id: row.id },
+        data: { clientSecretHash: check.upgrade, updatedAt: row.updatedAt },
+      });
+    }
     return clientOf(row);
   }
 

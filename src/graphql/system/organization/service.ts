@@ -1,7 +1,7 @@
 // Organizations (tenants) and their first admin user. Only operators create
 // them (CLI, first-run bootstrap); no API credential reaches this service.
 import { z } from 'zod';
-import { hashPassword } from '../../../auth/secrets.js';
+import { hashPassword } from '../../../auth/passwords.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -30,7 +30,7 @@ export class OrganizationService {
   constructor(private readonly db: ServiceDependencies) {}
 
   async create(input: unknown): Promise<CreatedOrganization> {
-    const data = await prepare(input);
+    const data = await prepare(input, this.db.config?.passwordScryptN);
     try {
       return await this.db.prisma.$transaction((tx) => insert(tx, data));
     } catch (error) {
@@ -42,7 +42,7 @@ export class OrganizationService {
   /** Creates the first organization of an empty database; null when there is one already. */
   async createFirst(input: unknown): Promise<CreatedOrganization | null> {
     if ((await this.db.prisma.organization.count()) > 0) return null;
-    const data = await prepare(input);
+    const data = await prepare(input, this.db.config?.passwordScryptN);
     return this.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`;
       if ((await tx.organization.count()) > 0) return null;
@@ -56,9 +56,10 @@ export class OrganizationService {
 }
 
 /** Validates and hashes outside any transaction (scrypt is slow on purpose). */
-async function prepare(input: unknown): Promise<PreparedOrganization> {
+async function prepare(input: unknown, passwordScryptN: number | undefined): Promise<PreparedOrganization> {
   const data = parseInput(createOrganizationSchema, input);
-  return { name: data.name, adminEmail: data.adminEmail, passwordHash: await hashPassword(data.adminPassword) };
+  const passwordHash = await hashPassword(data.adminPassword, passwordScryptN);
+  return { name: data.name, adminEmail: data.adminEmail, passwordHash };
 }
 
 async function insert(tx: Transaction, data: PreparedOrganization): Promise<CreatedOrganization> {

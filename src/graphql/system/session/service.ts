@@ -3,7 +3,8 @@
 // only its SHA-256 here. Signing in raises `user.logged_in` in the same
 // transaction as the session.
 import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format.js';
-import { hashPassword, sha256Hex, verifyPassword } from '../../../auth/secrets.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../../auth/passwords.js';
+import { sha256Hex } from '../../../auth/secrets.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { newId } from '../../../ids.js';
@@ -28,18 +29,31 @@ export interface SignedIn {
   user: SessionUser;
 }
 
-// Checked against when the email is unknown, so the answer takes as long as for a known one.
-let decoyHash: Promise<string> | undefined;
-
 export class SessionService {
+  /** Checked against when the email is unknown, so the answer takes as long as for a known one. */
+  private decoyHash: Promise<string> | undefined;
+
   constructor(private readonly db: ServiceDependencies) {}
 
-  /** The user with this email and password, or undefined (for either being wrong). */
+  /**
+   * The user with this email and password, or undefined (for either being wrong).
+   * A password hashed at a lower cost than today's is hashed again now.
+   */
   async verifyCredentials(email: string, password: string): Promise<SessionUser | undefined> {
     const row = await this.db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
-    decoyHash ??= hashPassword('decoy password that matches nothing');
-    const ok = await verifyPassword(password, row?.passwordHash ?? (await decoyHash));
-    return row && ok ? sessionUser(row) : undefined;
+    const scryptN = this.db.config?.passwordScryptN;
+    this.decoyHash ??= hashPassword('decoy password that matches nothing', scryptN);
+    const ok = await verifyPassword(password, row?.passwordHash ?? (await this.decoyHash));
+    if (!row || !ok) return undefined;
+    if (needsRehash(row.passwordHash, scryptN)) {
+      // Not a password change: nothing else of the user changes (updatedAt kept), and
+      // a password changed meanwhile is not overwritten.
+      await this.db.prisma.user.updateMany({
+        where: { id: row.id, passwordHash: row.passwordHash },
+        data: { passwordHash: await hashPassword(password, scryptN), updatedAt: row.updatedAt },
+      });
+    }
+    return sessionUser(row);
   }
 
   /** Starts a session for a user whose credentials were verified; emits user.logged_in. */

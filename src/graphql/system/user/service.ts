@@ -8,7 +8,7 @@
 // what apps hold for it, and a delete revokes the user's keys.
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
-import { hashPassword } from '../../../auth/secrets.js';
+import { hashPassword } from '../../../auth/passwords.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
 import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
@@ -52,7 +52,7 @@ export class UserService {
     const data = parseInput(userInput.create, input);
     const scopes = scopesFor(data.role, data.scopes);
     requireGrantable(principal, scopes);
-    const passwordHash = await hashPassword(data.password);
+    const passwordHash = await hashPassword(data.password, this.db.config?.passwordScryptN);
     try {
       const row = await this.db.prisma.user.create({
         data: {
@@ -80,7 +80,9 @@ export class UserService {
   async update(principal: Principal, id: string, input: unknown): Promise<User> {
     requireWellFormedId('user', 'User', id);
     const patch = parseInput(userInput.update, input);
-    const passwordHash = patch.password ? await hashPassword(patch.password) : undefined;
+    const passwordHash = patch.password
+      ? await hashPassword(patch.password, this.db.config?.passwordScryptN)
+      : undefined;
     const { organizationId } = principal;
     try {
       return await changeCredentials(this.db, id, async (tx) => {

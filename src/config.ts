@@ -93,6 +93,9 @@ const environmentSchema = z.object({
   SIGN_IN_MAX_FAILURES: integer(5, 1, 1000),
   SIGN_IN_ADDRESS_MAX_FAILURES: integer(20, 1, 100_000),
   SIGN_IN_WINDOW_S: integer(900, 1, 86_400),
+  // A signed-in browser idle this long is signed out (its absolute end is 12 hours after sign-in).
+  // At least 2 minutes: activity is recorded to the minute.
+  SESSION_IDLE_TIMEOUT_S: integer(1800, 120, 12 * 3600),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -145,6 +148,8 @@ export interface Config {
     refreshTokenLifetimeSeconds: number;
     /** Failed sign-ins per account and per client address, per window. */
     signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+    /** A session unused this long ends, before its absolute end. */
+    sessionIdleTimeoutSeconds: number;
   };
 }
 
@@ -227,6 +232,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxFailuresPerAddress: e.SIGN_IN_ADDRESS_MAX_FAILURES,
         windowSeconds: e.SIGN_IN_WINDOW_S,
       },
+      sessionIdleTimeoutSeconds: e.SESSION_IDLE_TIMEOUT_S,
     },
   };
 }

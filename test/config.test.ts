@@ -50,6 +50,11 @@ describe('parseConfig defaults', () => {
     expect(off.webhooks.secretKey).toEqual(key);
   });
 
+  it('ends idle sign-in sessions after 30 minutes unless SESSION_IDLE_TIMEOUT_S says otherwise', () => {
+    expect(parseConfig({}).oauth.sessionIdleTimeoutSeconds).toBe(1800);
+    expect(parseConfig({ SESSION_IDLE_TIMEOUT_S: '600' }).oauth.sessionIdleTimeoutSeconds).toBe(600);
+  });
+
   it('treats blank optional values as unset', () => {
     const config = parseConfig({ DATABASE_URL: '  ', REDIS_URL: '', PUBLIC_URL: '' });
     expect(config.databaseUrl).toBeUndefined();
@@ -112,6 +117,12 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
     ],
     ['a WEBHOOK_TIMEOUT_MS of 0', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
     ['an unknown WORKER', { WORKER: 'maybe' }, 'WORKER'],
+    ['a SESSION_IDLE_TIMEOUT_S under 2 minutes', { SESSION_IDLE_TIMEOUT_S: '60' }, 'SESSION_IDLE_TIMEOUT_S'],
+    [
+      'a SESSION_IDLE_TIMEOUT_S beyond the 12-hour session',
+      { SESSION_IDLE_TIMEOUT_S: '50000' },
+      'SESSION_IDLE_TIMEOUT_S',
+    ],
   ];
 
   it.each(cases)('%s', (_title, env, variable) => {

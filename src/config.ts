@@ -101,6 +101,9 @@ const environmentSchema = z.object({
     (n) => (n & (n - 1)) === 0,
     'must be a power of two (16384 to 1048576)',
   ),
+  // A signed-in browser idle this long is signed out (its absolute end is 12 hours after sign-in).
+  // At least 2 minutes: activity is recorded to the minute.
+  SESSION_IDLE_TIMEOUT_S: integer(1800, 120, 12 * 3600),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;
@@ -153,6 +156,8 @@ export interface Config {
     refreshTokenLifetimeSeconds: number;
     /** Failed sign-ins per account and per client address, per window. */
     signIn: { maxFailuresPerAccount: number; maxFailuresPerAddress: number; windowSeconds: number };
+    /** A session unused this long ends, before its absolute end. */
+    sessionIdleTimeoutSeconds: number;
   };
   /** scrypt's N for new password hashes; weaker stored hashes are re-hashed at sign-in. */
   passwordScryptN: number;
@@ -238,6 +243,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
         maxFailuresPerAddress: e.SIGN_IN_ADDRESS_MAX_FAILURES,
         windowSeconds: e.SIGN_IN_WINDOW_S,
       },
+      sessionIdleTimeoutSeconds: e.SESSION_IDLE_TIMEOUT_S,
     },
     passwordScryptN: e.PASSWORD_SCRYPT_N,
   };

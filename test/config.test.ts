@@ -43,7 +43,7 @@ describe('parseConfig defaults', () => {
       deliveryRetentionDays: 30,
     });
     expect(config.eventRetentionDays).toBe(30);
-    expect(config.worker).toEqual({ enabled: true, concurrency: 20, pollIntervalMs: 1000 });
+    expect(config.worker).toEqual({ enabled: true, concurrency: 20, pollIntervalMs: 1000, recoverIntervalMs: 30_000 });
     const key = Buffer.alloc(32, 5);
     const off = parseConfig({ WORKER: 'off', WEBHOOK_SECRET_KEY: key.toString('base64') });
     expect(off.worker.enabled).toBe(false);
@@ -53,6 +53,11 @@ describe('parseConfig defaults', () => {
   it("hashes passwords at OWASP's scrypt cost unless told otherwise", () => {
     expect(parseConfig({}).passwordScryptN).toBe(2 ** 17);
     expect(parseConfig({ PASSWORD_SCRYPT_N: '16384' }).passwordScryptN).toBe(16384);
+  });
+
+  it('ends idle sign-in sessions after 30 minutes unless SESSION_IDLE_TIMEOUT_S says otherwise', () => {
+    expect(parseConfig({}).oauth.sessionIdleTimeoutSeconds).toBe(1800);
+    expect(parseConfig({ SESSION_IDLE_TIMEOUT_S: '600' }).oauth.sessionIdleTimeoutSeconds).toBe(600);
   });
 
   it('treats blank optional values as unset', () => {
@@ -119,6 +124,12 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
     ['an unknown WORKER', { WORKER: 'maybe' }, 'WORKER'],
     ['a PASSWORD_SCRYPT_N below 2^14', { PASSWORD_SCRYPT_N: '8192' }, 'PASSWORD_SCRYPT_N'],
     ['a PASSWORD_SCRYPT_N that is not a power of two', { PASSWORD_SCRYPT_N: '100000' }, 'PASSWORD_SCRYPT_N'],
+    ['a SESSION_IDLE_TIMEOUT_S under 2 minutes', { SESSION_IDLE_TIMEOUT_S: '60' }, 'SESSION_IDLE_TIMEOUT_S'],
+    [
+      'a SESSION_IDLE_TIMEOUT_S beyond the 12-hour session',
+      { SESSION_IDLE_TIMEOUT_S: '50000' },
+      'SESSION_IDLE_TIMEOUT_S',
+    ],
   ];
 
   it.each(cases)('%s', (_title, env, variable) => {

@@ -1,13 +1,24 @@
 // OAuth apps as an administrator registers them: what is the resource's own
 // beyond the contract suite (redirect URI rules, the secret shown once and
-// stored as a hash, secret rotation, public apps, deletion ending tokens), from
-// the API, GraphQL and the operator CLI.
+// stored as a hash, secret rotation, public apps, PKCE required or not,
+// narrowing the scopes narrowing or ending the tokens issued, deletion ending
+// tokens), from the API, GraphQL and the operator CLI.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { hashIssuedSecret } from '../src/auth/secrets.js';
-import { useServer, type TestOrg } from './support/fixtures.js';
-import { createUser, exchangeCode, obtainCode, obtainTokens, tokenRequest, type TestUser } from './support/oauth.js';
+import { hashIssuedSecret, sha256Hex } from '../src/auth/secrets.js';
+import { useServer, useServerPair, type ServerFixture, type TestOrg } from './support/fixtures.js';
+import {
+  authorizeUrl,
+  Browser,
+  createApp,
+  createUser,
+  exchangeCode,
+  obtainCode,
+  obtainTokens,
+  tokenRequest,
+  type TestUser,
+} from './support/oauth.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '100000' });
 let org: TestOrg;
@@ -36,6 +47,7 @@ describe('registering an app', () => {
       description: 'Keeps contacts in sync',
       clientId: expect.stringMatching(/^bpc_[0-9A-Za-z]{32}$/),
       clientType: 'confidential',
+      requirePkce: true,
       clientSecret: expect.stringMatching(/^bpcs_[0-9A-Za-z]{40}$/),
       redirectUris: ['https://sync.example.test/cb'],
       scopes: ['crm:read'],
@@ -50,7 +62,7 @@ describe('registering an app', () => {
   it('a public app gets no secret', async () => {
     const res = await newApp({ clientType: 'public' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ clientType: 'public', clientSecret: null });
+    expect(res.body).toMatchObject({ clientType: 'public', clientSecret: null, requirePkce: true });
   });
 
   it.each([
@@ -148,6 +160,152 @@ describe('changing an app', () => {
     });
     expect(refreshed.status, refreshed.text).toBe(200);
     expect(refreshed.body.scope).toBe('crm:read');
+  });
+});
+
+describe('narrowing the scopes ends or narrows the tokens already issued', () => {
+  const createContact = (s: ServerFixture, token: string, email: string) =>
+    s.rest('POST', '/v1/crm/contacts', { key: token, body: { email } });
+  const asApp = (created: { body: { id: string; clientId: string; clientSecret: string } }, redirectUri: string) => ({
+    id: created.body.id,
+    clientId: created.body.clientId,
+    clientSecret: created.body.clientSecret,
+    redirectUri,
+  });
+
+  it('a live token keeps only the scopes left, at once; one left with none ends', async () => {
+    const app = asApp(
+      await newApp({ scopes: ['crm:read', 'crm:write'], redirectUris: ['http://127.0.0.1:9010/cb'] }),
+      'http://127.0.0.1:9010/cb',
+    );
+    const both = await obtainTokens(server, app, user, { scope: 'crm:read crm:write' });
+    const writeOnly = await obtainTokens(server, app, user, { scope: 'crm:write' });
+    // Both tokens are in use (and so in the credential cache) before the change.
+    expect((await createContact(server, both.access_token, 'narrow-1@example.test')).status).toBe(201);
+    expect((await createContact(server, writeOnly.access_token, 'narrow-2@example.test')).status).toBe(201);
+
+    const put = await server.rest('PUT', `/v1/oauth-apps/${app.id}`, { key: admin, body: { scopes: ['crm:read'] } });
+    expect(put.status, put.text).toBe(200);
+
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: both.access_token })).status).toBe(200);
+    const write = await createContact(server, both.access_token, 'narrow-3@example.test');
+    expect(write.status).toBe(403);
+    const introspected = await tokenRequest(
+      server,
+      { token: both.access_token },
+      { path: '/oauth/introspect', basic: [app.clientId, app.clientSecret] },
+    );
+    expect(introspected.body).toMatchObject({ active: true, scope: 'crm:read' });
+    const refresh = await server.prisma.oAuthRefreshToken.findUniqueOrThrow({
+      where: { tokenHash: sha256Hex(both.refresh_token) },
+    });
+    expect(refresh.scopes).toEqual(['crm:read']);
+
+    const ended = await server.rest('GET', '/v1/crm/contacts', { key: writeOnly.access_token });
+    expect(ended.status).toBe(401);
+    expect(ended.body.error.message).toContain('revoked');
+    const refreshed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: writeOnly.refresh_token,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
+    expect(refreshed.body.error).toBe('invalid_grant');
+
+    // Widening the app again gives no token back what it lost.
+    await server.rest('PUT', `/v1/oauth-apps/${app.id}`, { key: admin, body: { scopes: ['crm:read', 'crm:write'] } });
+    expect((await createContact(server, both.access_token, 'narrow-4@example.test')).status).toBe(403);
+  });
+
+  describe('across server processes', () => {
+    const [a, b] = useServerPair({ RATE_LIMIT_MAX: '100000' });
+
+    it('a token cached by another process loses the scope at once there too', async () => {
+      const o = await a.org();
+      const key = await o.key(['admin']);
+      const someone = await createUser(a, o.id);
+      const app = await createApp(a, o.id, { scopes: ['crm:read', 'crm:write'] });
+      const tokens = await obtainTokens(a, app, someone, { scope: 'crm:read crm:write' });
+      expect((await createContact(b, tokens.access_token, 'pair-1@example.test')).status).toBe(201); // cached in b
+      const put = await a.rest('PUT', `/v1/oauth-apps/${app.id}`, { key, body: { scopes: ['crm:read'] } });
+      expect(put.status, put.text).toBe(200);
+      const deadline = Date.now() + 2000;
+      let status = 201;
+      for (let n = 2; Date.now() < deadline && status === 201; n++) {
+        status = (await createContact(b, tokens.access_token, `pair-${n}@example.test`)).status;
+        if (status === 201) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(status).toBe(403);
+      expect((await b.rest('GET', '/v1/crm/contacts', { key: tokens.access_token })).status).toBe(200);
+    });
+  });
+});
+
+describe('requiring PKCE', () => {
+  const authorizeWithoutPkce = (app: { clientId: string }, redirectUri: string) =>
+    new Browser(server.url).get(
+      authorizeUrl({ client_id: app.clientId, redirect_uri: redirectUri, response_type: 'code' }),
+    );
+
+  it('a confidential app may turn it off, and on again; requests without PKCE follow', async () => {
+    const created = await newApp({ requirePkce: false, redirectUris: ['http://127.0.0.1:9008/cb'] });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.requirePkce).toBe(false);
+    const lenient = await authorizeWithoutPkce(created.body, 'http://127.0.0.1:9008/cb');
+    expect(lenient.status).toBe(200);
+    expect(lenient.html).toContain('action="/oauth/sign-in"');
+
+    const on = await server.rest('PUT', `/v1/oauth-apps/${created.body.id}`, {
+      key: admin,
+      body: { requirePkce: true },
+    });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.requirePkce).toBe(true);
+    const strict = await authorizeWithoutPkce(created.body, 'http://127.0.0.1:9008/cb');
+    expect(strict.status).toBe(302);
+    expect(new URL(strict.location!).searchParams.get('error')).toBe('invalid_request');
+    const read = await server.rest('GET', `/v1/oauth-apps/${created.body.id}`, { key: admin });
+    expect(read.body.requirePkce).toBe(true);
+  });
+
+  it('a public app cannot turn it off (400 naming requirePkce), on create or update', async () => {
+    const refused = await newApp({ clientType: 'public', requirePkce: false });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'requirePkce' });
+    const created = await newApp({ clientType: 'public' });
+    const put = await server.rest('PUT', `/v1/oauth-apps/${created.body.id}`, {
+      key: admin,
+      body: { requirePkce: false },
+    });
+    expect(put.status, put.text).toBe(400);
+    expect(put.body.error.field).toBe('requirePkce');
+  });
+
+  it('takes only true or false, and cannot be cleared', async () => {
+    const wrong = await newApp({ requirePkce: 'yes' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toMatchObject({ field: 'requirePkce', message: expect.stringContaining('true or false') });
+    const created = await newApp();
+    const cleared = await server.rest('PUT', `/v1/oauth-apps/${created.body.id}`, {
+      key: admin,
+      body: { requirePkce: null },
+    });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error.field).toBe('requirePkce');
+  });
+
+  it('is in GraphQL and in the OpenAPI document', async () => {
+    const created = await server.gql(
+      `mutation { createOauthApp(input: {name: "G", redirectUris: ["https://g.example.test/cb"], scopes: ["crm:read"], requirePkce: false}) {
+        id requirePkce } }`,
+      {},
+      { key: admin },
+    );
+    expect(created.errors, created.text).toBeUndefined();
+    expect(created.data.createOauthApp.requirePkce).toBe(false);
+    const doc = await server.rest('GET', '/v1/openapi.json');
+    expect(doc.body.components.schemas.OauthApp.properties.requirePkce).toMatchObject({ type: 'boolean' });
+    expect(doc.body.components.schemas.OauthApp.required).toContain('requirePkce');
   });
 });
 

@@ -132,6 +132,9 @@ describe.runIf(runInBrowser)('in chromium, without JavaScript', () => {
           response_type: 'code',
           scope: 'crm:read',
           state: 'deny-state',
+          // New apps require PKCE (the default).
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
         }),
     );
     await signIn(page, 'deny');

@@ -32,8 +32,10 @@ let user: TestUser;
 
 beforeAll(async () => {
   org = await server.org();
+  // Most requests below are made by hand without PKCE: an app that allows it.
   app = await createApp(server, org.id, {
     redirectUris: ['http://127.0.0.1:8765/callback', 'https://app.example.test/oauth/done?tenant=1'],
+    requirePkce: false,
   });
   user = await createUser(server, org.id);
 });
@@ -180,6 +182,23 @@ describe('the authorization request', () => {
     expect(new URL(page.location!).searchParams.get('error')).toBe('invalid_request');
   });
 
+  it('requires PKCE of a new confidential app by default (RFC 9700 2.1.1), on the redirect', async () => {
+    const strict = await createApp(server, org.id, { name: 'Strict' });
+    const without = await new Browser(server.url).get(
+      authorizeUrl({ client_id: strict.clientId, redirect_uri: strict.redirectUri, response_type: 'code', state: 'p' }),
+    );
+    expect(without.status).toBe(302);
+    const back = new URL(without.location!);
+    expect(back.origin + back.pathname).toBe(strict.redirectUri);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('error_description')).toContain('PKCE');
+    expect(back.searchParams.get('state')).toBe('p');
+    expect(back.searchParams.get('code')).toBeNull();
+    // With a challenge the same request goes on to sign-in, and the code works.
+    const { code, verifier } = await obtainCode(server, strict, user);
+    expect((await exchangeCode(server, strict, code, verifier)).status).toBe(200);
+  });
+
   it('requires PKCE of a public app', async () => {
     const publicApp = await createApp(server, org.id, { clientType: 'public' });
     const page = await new Browser(server.url).get(
@@ -192,9 +211,11 @@ describe('the authorization request', () => {
 });
 
 describe('PKCE at the token endpoint', () => {
-  it('refuses a missing code_verifier (invalid_grant)', async () => {
+  it('refuses a missing code_verifier for a code issued with a challenge (invalid_request: RFC 6749 5.2)', async () => {
     const { code } = await obtainCode(server, app, user);
-    expectOAuthError(await exchangeCode(server, app, code), 400, 'invalid_grant');
+    const res = await exchangeCode(server, app, code);
+    expectOAuthError(res, 400, 'invalid_request');
+    expect(res.body.error_description).toContain('code_verifier');
   });
 
   it('refuses a wrong code_verifier (invalid_grant), and the code is spent', async () => {
@@ -206,6 +227,33 @@ describe('PKCE at the token endpoint', () => {
   it('refuses a verifier for a code issued without a challenge', async () => {
     const { code } = await obtainCode(server, app, user, { pkce: false });
     expectOAuthError(await exchangeCode(server, app, code, pkcePair().verifier), 400, 'invalid_grant');
+  });
+});
+
+describe('redirect_uri at the token endpoint', () => {
+  const exchangeWith = (code: string, verifier: string | undefined, redirectUri: string | undefined) =>
+    tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: app.clientId,
+      client_secret: app.clientSecret!,
+      code_verifier: verifier,
+    });
+
+  it("refuses one that differs from the authorization request's (invalid_grant, RFC 6749 5.2)", async () => {
+    const { code, verifier } = await obtainCode(server, app, user);
+    // Registered for the app, but not the one the code was issued to.
+    const res = await exchangeWith(code, verifier, 'https://app.example.test/oauth/done?tenant=1');
+    expectOAuthError(res, 400, 'invalid_grant');
+    expect(res.body.error_description).toContain('redirect_uri');
+  });
+
+  it('refuses a missing one (invalid_request: it was in the authorization request)', async () => {
+    const { code, verifier } = await obtainCode(server, app, user);
+    const res = await exchangeWith(code, verifier, undefined);
+    expectOAuthError(res, 400, 'invalid_request');
+    expect(res.body.error_description).toContain('redirect_uri');
   });
 });
 
@@ -244,6 +292,37 @@ describe('codes', () => {
       client_secret: app.clientSecret!,
     });
     expectOAuthError(refresh, 400, 'invalid_grant');
+  });
+});
+
+describe("the user's rights at the exchange", () => {
+  // Changed in the database, as any change of role or scopes would leave them, so this
+  // holds whatever else such a change ends through the API.
+  const setScopes = (id: string, scopes: string[]) =>
+    server.prisma.user.update({ where: { id }, data: { role: 'member', scopes } });
+
+  it('a scope the user lost since consenting is left out of the token', async () => {
+    const member = await createUser(server, org.id, { role: 'member', scopes: ['crm:read', 'crm:write'] });
+    const { code, verifier } = await obtainCode(server, app, member, { scope: 'crm:read crm:write' });
+    await setScopes(member.id, ['crm:read']);
+    const res = await exchangeCode(server, app, code, verifier);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.scope).toBe('crm:read');
+    const write = await server.rest('POST', '/v1/crm/contacts', {
+      key: res.body.access_token,
+      body: { email: 'lost-write@example.test' },
+    });
+    expect(write.status).toBe(403);
+  });
+
+  it('none left is invalid_grant, and the code is spent', async () => {
+    const admin = await createUser(server, org.id);
+    const { code, verifier } = await obtainCode(server, app, admin, { scope: 'crm:write' });
+    await setScopes(admin.id, ['crm:read']);
+    const res = await exchangeCode(server, app, code, verifier);
+    expectOAuthError(res, 400, 'invalid_grant');
+    await setScopes(admin.id, ['crm:read', 'crm:write']);
+    expectOAuthError(await exchangeCode(server, app, code, verifier), 400, 'invalid_grant');
   });
 });
 
@@ -439,12 +518,66 @@ describe('sign-in', () => {
   });
 });
 
+describe('an idle session (SESSION_IDLE_TIMEOUT_S)', () => {
+  const idle = useServer({ SESSION_IDLE_TIMEOUT_S: '600' });
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+
+  /** A browser signed in to `idle`, its session row, and the authorization request to reopen. */
+  async function signedIn() {
+    const o = await idle.org();
+    const a = await createApp(idle, o.id);
+    const someone = await createUser(idle, o.id);
+    const { browser } = await obtainCode(idle, a, someone);
+    const url = authorizeUrl({
+      client_id: a.clientId,
+      redirect_uri: a.redirectUri,
+      response_type: 'code',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    });
+    const tokenHash = sha256Hex(browser.cookies.get('bp_session')!);
+    const session = () => idle.prisma.session.findUnique({ where: { tokenHash } });
+    const setLastSeen = (at: Date) => idle.prisma.session.update({ where: { tokenHash }, data: { lastSeenAt: at } });
+    return { browser, url, session, setLastSeen };
+  }
+
+  it('is signed out once idle longer than the setting; its use before then slides the window', async () => {
+    const { browser, url, session, setLastSeen } = await signedIn();
+    await setLastSeen(minutesAgo(9));
+    const used = await browser.get(url);
+    expect(used.html).toContain('value="allow"');
+    expect(Date.now() - (await session())!.lastSeenAt.getTime()).toBeLessThan(10_000);
+    // Another 9 minutes later it is still in use: 18 minutes after the first, but never 10 idle.
+    await setLastSeen(minutesAgo(9));
+    expect((await browser.get(url)).html).toContain('value="allow"');
+    await setLastSeen(minutesAgo(11));
+    const after = await browser.get(url);
+    expect(after.html).toContain('action="/oauth/sign-in"');
+    expect(after.html).not.toContain('value="allow"');
+    expect(await session()).toBeNull();
+  });
+
+  it('records its use at most once a minute', async () => {
+    const { browser, url, session } = await signedIn();
+    const first = (await session())!.lastSeenAt.getTime();
+    expect((await browser.get(url)).html).toContain('value="allow"');
+    expect((await session())!.lastSeenAt.getTime()).toBe(first);
+  });
+
+  it('still ends at its absolute end, however active', async () => {
+    const { browser, url, session } = await signedIn();
+    const { tokenHash } = (await session())!;
+    await idle.prisma.session.update({ where: { tokenHash }, data: { expiresAt: minutesAgo(1) } });
+    expect((await browser.get(url)).html).toContain('action="/oauth/sign-in"');
+  });
+});
+
 describe('failed sign-ins per client address', () => {
   const limited = useServer({ SIGN_IN_MAX_FAILURES: '100', SIGN_IN_ADDRESS_MAX_FAILURES: '4' });
 
   it('are limited too, across accounts (429)', async () => {
     const o = await limited.org();
-    const a = await createApp(limited, o.id);
+    const a = await createApp(limited, o.id, { requirePkce: false });
     const someone = await createUser(limited, o.id);
     const url = authorizeUrl({ client_id: a.clientId, redirect_uri: a.redirectUri, response_type: 'code' });
     const browser = new Browser(limited.url);

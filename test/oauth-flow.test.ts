@@ -31,7 +31,8 @@ let user: TestUser;
 
 beforeAll(async () => {
   org = await server.org();
-  app = await createApp(server, org.id);
+  // The pages' tests below open /oauth/authorize by hand without PKCE: an app that allows it.
+  app = await createApp(server, org.id, { requirePkce: false });
   user = await createUser(server, org.id);
 });
 
@@ -107,7 +108,7 @@ describe('the authorization code flow', () => {
     expect(viaBasic.status, viaBasic.text).toBe(200);
   });
 
-  it('works without PKCE for a confidential app', async () => {
+  it('works without PKCE for a confidential app that does not require it', async () => {
     const { code } = await obtainCode(server, app, user, { pkce: false });
     const res = await exchangeCode(server, app, code);
     expect(res.status, res.text).toBe(200);
@@ -242,7 +243,7 @@ describe('the sign-in and consent pages', () => {
   });
 
   it('escape what an app registered (its name and description) and the state parameter', async () => {
-    const hostile = await createApp(server, org.id, { name: '<script>alert(1)</script>' });
+    const hostile = await createApp(server, org.id, { name: '<script>alert(1)</script>', requirePkce: false });
     await server.services.oauthApps.update(
       { organizationId: org.id, scopes: new Set(['admin']), credential: { type: 'operator', id: 'operator' } },
       hostile.id,

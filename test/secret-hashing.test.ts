@@ -11,6 +11,7 @@ import {
   authorizeUrl,
   Browser,
   createApp,
+  pkcePair,
   createKeyWithSecret,
   createUser,
   tokenRequest,
@@ -124,7 +125,13 @@ describe('a password stored at the old cost (scrypt N=2^14)', () => {
     expect(before.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     const signIn = async () => {
       const browser = new Browser(server.url);
-      const url = authorizeUrl({ client_id: app.clientId, redirect_uri: app.redirectUri, response_type: 'code' });
+      const url = authorizeUrl({
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        response_type: 'code',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      });
       return browser.signIn(await browser.get(url), user);
     };
 

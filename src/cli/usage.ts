@@ -38,8 +38,10 @@ Commands:
       --redirect-uri <uri> [--redirect-uri <uri> ...] --scopes "<scope> ..." [--public]
       Register an OAuth app (client) of an organization. Redirect URIs are absolute
       URLs without a fragment, matched exactly. --scopes is the most a user can
-      grant the app. --public: an app that cannot keep a secret (PKCE required, no
-      secret issued). The client secret is shown only this once.
+      grant the app. Every new app requires PKCE (S256) at /oauth/authorize; an
+      admin can turn that off for a confidential app (PUT /v1/oauth-apps/<id>
+      {"requirePkce": false}). --public: an app that cannot keep a secret (PKCE
+      always required, no secret issued). The client secret is shown only this once.
       JSON: {"id", "clientId", "clientSecret"} (clientSecret null for --public)
 
   help, --help, -h

@@ -122,7 +122,7 @@ export async function checkAuthorizeRequest(
   }
   if (params.code_challenge === undefined) {
     if (params.code_challenge_method !== undefined) return fail('invalid_request', 'code_challenge is missing');
-    if (client.clientType === 'public') return fail('invalid_request', 'PKCE (code_challenge, S256) is required');
+    if (client.requirePkce) return fail('invalid_request', 'PKCE (code_challenge, S256) is required for this app');
   } else {
     if (params.code_challenge_method === undefined) {
       return fail('invalid_request', 'code_challenge_method must be S256 (the default, plain, is not supported)');

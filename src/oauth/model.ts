@@ -4,12 +4,12 @@
 // redirect URI, PKCE, scope narrowing on refresh); what it does not do is here:
 // public clients without secrets, single use with reuse detection for codes
 // and refresh tokens, API keys as clients, and scopes bounded by what the app
-// and the user may hold now.
-import type OAuth2Server from '@node-oauth/oauth2-server';
+// and the user may hold now (a role or the app may have changed since consent).
+import OAuth2Server from '@node-oauth/oauth2-server';
 import { API_KEY_PREFIX } from '../auth/api-key-format.js';
 import { generateOAuthSecret } from '../auth/oauth-token-format.js';
 import { hasScope, isScope, type Scope } from '../auth/scopes.js';
-import { grantableScopes } from '../auth/user-scopes.js';
+import { grantableScopes, type UserRights } from '../auth/user-scopes.js';
 import type { Services } from '../graphql/modules.js';
 import type { ClientKey } from '../graphql/system/api-key/service.js';
 import type { OAuthClient } from '../graphql/system/oauth-app/service.js';
@@ -23,6 +23,14 @@ type TokenUser = { organizationId: string } & ({ id: string; grantId: string } |
 
 export interface ModelOptions {
   accessTokenLifetimeSeconds: number;
+}
+
+/** What a grant may still hold: its scopes within the app's and the user's current ones. */
+function stillGrantable(scopes: readonly string[], appScopes: readonly string[], user: UserRights): Scope[] {
+  return grantableScopes(
+    user,
+    scopes.filter((name): name is Scope => isScope(name) && appScopes.includes(name)),
+  );
 }
 
 export type Model = OAuth2Server.AuthorizationCodeModel &
@@ -82,7 +90,8 @@ export function createModel(services: Services, options: ModelOptions): Model {
         authorizationCode: value,
         expiresAt: code.expiresAt,
         redirectUri: code.redirectUri,
-        scope: code.scopes,
+        // Possibly none left: validateScope refuses that once the code is spent.
+        scope: stillGrantable(code.scopes, code.appScopes, code.user),
         client: { id: code.appId, grants: [] },
         user,
         codeChallenge: code.codeChallenge,
@@ -102,9 +111,13 @@ export function createModel(services: Services, options: ModelOptions): Model {
         if (!scope) return c.key.scopes;
         return scope.every((name) => isScope(name) && hasScope(new Set(c.key.scopes), name)) ? scope : false;
       }
-      // authorization_code: what was consented to, within what the app may hold now.
-      const kept = (scope ?? []).filter((name) => c.app.scopes.includes(name as Scope));
-      return kept.length ? kept : false;
+      // authorization_code: what was consented to, within what the app and the user hold now.
+      if (!scope?.length) {
+        throw new OAuth2Server.InvalidGrantError(
+          'Invalid grant: the user or the app no longer holds any of the scopes consented to',
+        );
+      }
+      return scope;
     },
 
     async saveToken(token: OAuth2Server.Token, client: OAuth2Server.Client, user: OAuth2Server.User) {
@@ -137,10 +150,7 @@ export function createModel(services: Services, options: ModelOptions): Model {
       const stored = await grants.findRefreshToken(value);
       if (!stored) return false;
       // No more than the app may hold and the user may grant now.
-      const scopes = grantableScopes(
-        stored.user,
-        stored.scopes.filter((name): name is Scope => isScope(name) && stored.appScopes.includes(name)),
-      );
+      const scopes = stillGrantable(stored.scopes, stored.appScopes, stored.user);
       if (scopes.length === 0) return false;
       const user: TokenUser = { id: stored.userId, organizationId: stored.organizationId, grantId: stored.grantId };
       return {

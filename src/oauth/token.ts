@@ -6,6 +6,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Services } from '../graphql/modules.js';
+import { AuthorizationCodeGrant } from './authorization-code-grant.js';
 import type { OAuthParams } from './body.js';
 import { basicCredentials } from './client-auth.js';
 import { sendOAuthError } from './errors.js';
@@ -39,6 +40,8 @@ export function tokenEndpoint(options: TokenEndpointOptions) {
     // Public clients (PKCE, no secret) exchange codes and refresh; the model refuses a confidential client without its secret.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
     alwaysIssueNewRefreshToken: true,
+    // Replaces the library's own, for RFC 6749's error codes (authorization-code-grant.ts).
+    extendedGrantTypes: { authorization_code: AuthorizationCodeGrant },
   });
 
   return async (req: Request, res: Response, params: OAuthParams): Promise<void> => {

@@ -42,7 +42,14 @@ export interface TestApp {
 export async function createApp(
   server: ServerFixture,
   organizationId: string,
-  options: { redirectUris?: string[]; scopes?: Scope[]; clientType?: 'confidential' | 'public'; name?: string } = {},
+  options: {
+    redirectUris?: string[];
+    scopes?: Scope[];
+    clientType?: 'confidential' | 'public';
+    name?: string;
+    /** Unset: the service's default (true). */
+    requirePkce?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const redirectUris = options.redirectUris ?? ['http://127.0.0.1:8765/callback'];
   const app = await server.services.oauthApps.create(operatorPrincipal(organizationId), {
@@ -51,6 +58,7 @@ export async function createApp(
     redirectUris,
     scopes: options.scopes ?? ['crm:read', 'crm:write'],
     clientType: options.clientType ?? 'confidential',
+    ...(options.requirePkce !== undefined && { requirePkce: options.requirePkce }),
   });
   return { id: app.id, clientId: app.clientId, clientSecret: app.clientSecret, redirectUri: redirectUris[0]! };
 }

@@ -32,6 +32,7 @@ export const FIELD_KINDS = {
   text: { graphql: () => String, schema: () => z.string(), sql: (c) => c, fromRow: same },
   email: { graphql: () => String, schema: () => z.email(), sql: (c) => c, fromRow: same },
   int: { graphql: () => Int, schema: () => z.int(), sql: (c) => c, fromRow: same },
+  boolean: { graphql: () => Boolean, schema: () => z.boolean(), sql: (c) => c, fromRow: same },
   /** Integer minor units in a bigint column: exact up to 2^53 - 1. */
   money: {
     graphql: () => GraphQLSafeInt,

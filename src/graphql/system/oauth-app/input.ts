@@ -53,6 +53,10 @@ export const oauthAppInput = defineInput('OauthApp', {
     createOnly: true,
     description: '`confidential` (the default: a secret is issued) or `public` (no secret; PKCE required).',
   }),
+  requirePkce: optional(z.boolean(), {
+    description:
+      'Refuse authorization requests without a PKCE challenge (RFC 9700 2.1.1). Default true; a public app cannot turn it off.',
+  }),
 });
 
 export const oauthAppList = defineList('OauthApp', {

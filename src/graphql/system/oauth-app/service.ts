@@ -1,6 +1,7 @@
 // OAuth apps (clients): created with a client secret shown once and stored as
-// a hash, listed, changed, deleted (with every code and token issued to them),
-// their secret rotated; always within the caller's organization. The OAuth
+// a hash, listed, changed (narrowing the scopes narrows or ends the tokens
+// already issued), deleted (with every code and token issued to them), their
+// secret rotated; always within the caller's organization. The OAuth
 // endpoints find and authenticate clients here too (by client_id, across
 // organizations: the client_id names its organization).
 import { generateOAuthSecret, OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
@@ -8,6 +9,7 @@ import type { Principal } from '../../../auth/principal.js';
 import { hashIssuedSecret, randomToken, verifyIssuedSecret } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import { DomainError, notFound } from '../../../errors.js';
+import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
@@ -17,6 +19,7 @@ import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
+import { narrowAppTokens } from '../oauth-grant/narrow.js';
 import { oauthAppInput, oauthAppList } from './input.js';
 import { type NewOauthApp, OauthApp, type ClientType } from './type.js';
 
@@ -33,6 +36,8 @@ export interface OAuthClient {
   description: string | null;
   redirectUris: string[];
   scopes: Scope[];
+  /** Authorization requests must carry a PKCE challenge. */
+  requirePkce: boolean;
 }
 
 function clientOf(row: OAuthAppRow): OAuthClient {
@@ -45,6 +50,7 @@ function clientOf(row: OAuthAppRow): OAuthClient {
     description: row.description,
     redirectUris: row.redirectUris,
     scopes: row.scopes as Scope[],
+    requirePkce: row.requirePkce || row.clientType === 'public',
   };
 }
 
@@ -52,6 +58,13 @@ function clientOf(row: OAuthAppRow): OAuthClient {
 function newClientSecret(): { value: string; hash: string } {
   const { value } = generateOAuthSecret('clientSecret');
   return { value, hash: hashIssuedSecret(value) };
+}
+
+/** A public app cannot keep a secret: PKCE is what binds its code to it (RFC 9700 2.1.1). */
+function requirePkceForPublic(clientType: ClientType, requirePkce: boolean): void {
+  if (clientType === 'public' && !requirePkce) {
+    throw new DomainError('VALIDATION_ERROR', "'requirePkce': a public app always requires PKCE", 'requirePkce');
+  }
 }
 
 export class OauthAppService {
@@ -69,6 +82,8 @@ export class OauthAppService {
     const data = parseInput(oauthAppInput.create, input);
     this.requireAllowedRedirectUris(data.redirectUris);
     const clientType: ClientType = data.clientType ?? 'confidential';
+    const requirePkce = data.requirePkce ?? true;
+    requirePkceForPublic(clientType, requirePkce);
     const secret = clientType === 'confidential' ? newClientSecret() : undefined;
     const row = await this.db.prisma.oAuthApp.create({
       data: {
@@ -81,30 +96,42 @@ export class OauthAppService {
         clientSecretHash: secret?.hash ?? null,
         redirectUris: data.redirectUris,
         scopes: data.scopes,
+        requirePkce,
       },
     });
     return { ...toPublic(OauthApp, row), clientSecret: secret?.value ?? null };
   }
 
-  /** Partial. Narrowing the scopes also narrows what existing refresh tokens can obtain. */
+  /**
+   * Partial. Narrowing the scopes narrows the app's live tokens to the scopes
+   * left, and ends those left with none, in the same transaction.
+   */
   async update(principal: Principal, id: string, input: unknown): Promise<OauthApp> {
     requireWellFormedId('oauthApp', LABEL, id);
     const data = parseInput(oauthAppInput.update, input);
-    for (const field of ['name', 'redirectUris', 'scopes'] as const) {
+    for (const field of ['name', 'redirectUris', 'scopes', 'requirePkce'] as const) {
       if (data[field] === null) throw new DomainError('VALIDATION_ERROR', `'${field}' cannot be cleared`, field);
     }
     if (data.redirectUris) this.requireAllowedRedirectUris(data.redirectUris);
-    return this.db.prisma.$transaction(async (tx) => {
+    const change = async (tx: Transaction) => {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
+      if (data.requirePkce != null) requirePkceForPublic(row.clientType as ClientType, data.requirePkce);
       const changes = changedColumns(row, {
         name: data.name,
         description: data.description,
         redirectUris: data.redirectUris,
         scopes: data.scopes,
+        requirePkce: data.requirePkce,
       });
       if (Object.keys(changes).length === 0) return toPublic(OauthApp, row);
+      if (data.scopes && row.scopes.some((scope) => !data.scopes!.includes(scope as Scope))) {
+        await narrowAppTokens(tx, id, data.scopes);
+      }
       return toPublic(OauthApp, await tx.oAuthApp.update({ where: { id }, data: changes }));
-    });
+    };
+    // A scope change may end or narrow tokens: through the credential-change path, so every
+    // process drops its cached copies of the app's tokens when it commits.
+    return data.scopes ? changeCredentials(this.db, id, change) : this.db.prisma.$transaction(change);
   }
 
   /** Deletes the app and every code and token issued to it; its tokens stop at once in every process. */

@@ -28,6 +28,12 @@ export class OauthApp {
   })
   clientType!: string;
 
+  @Public.boolean({
+    description:
+      'Every authorization request must carry a PKCE challenge (S256). True for new apps and always for public ones.',
+  })
+  requirePkce!: boolean;
+
   @Public.of(FIELD_KINDS.textList, { description: 'Allowed redirect URIs, matched exactly.' })
   redirectUris!: string[];
 

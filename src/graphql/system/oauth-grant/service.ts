@@ -31,6 +31,9 @@ export interface NewCode {
 export interface StoredCode extends NewCode {
   id: string;
   expiresAt: Date;
+  /** What the user may grant now, and what the app may hold now: an exchange gets no more. */
+  user: UserRights;
+  appScopes: string[];
 }
 
 export interface NewTokens {
@@ -105,7 +108,10 @@ export class OAuthGrantService {
    */
   async findCode(value: string): Promise<StoredCode | undefined> {
     if (!looksLike('code', value)) return undefined;
-    const row = await this.db.prisma.oAuthCode.findUnique({ where: { codeHash: sha256Hex(value) } });
+    const row = await this.db.prisma.oAuthCode.findUnique({
+      where: { codeHash: sha256Hex(value) },
+      include: { user: { select: { role: true, scopes: true } }, app: { select: { scopes: true } } },
+    });
     if (!row) return undefined;
     if (row.usedAt) {
       await this.revokeGrant(row.id);
@@ -248,7 +254,7 @@ export async function revokeUserGrants(tx: Transaction, userId: string): Promise
   await tx.oAuthCode.updateMany({ where: { userId, usedAt: null }, data: { usedAt: now } });
 }
 
-function storedCode(row: CodeRow): StoredCode {
+function storedCode(row: CodeRow & { user: UserRights; app: { scopes: string[] } }): StoredCode {
   return {
     id: row.id,
     appId: row.appId,
@@ -259,6 +265,8 @@ function storedCode(row: CodeRow): StoredCode {
     codeChallenge: row.codeChallenge ?? undefined,
     codeChallengeMethod: row.codeChallengeMethod ?? undefined,
     expiresAt: row.expiresAt,
+    user: row.user,
+    appScopes: row.app.scopes,
   };
 }
 

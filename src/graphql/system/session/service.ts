@@ -1,7 +1,9 @@
 // Signed-in browsers. A user signs in with email and password (the OAuth
 // consent now, the dashboard later); the session's token lives in a cookie and
 // only its SHA-256 here. Signing in raises `user.logged_in` in the same
-// transaction as the session.
+// transaction as the session. A session ends at its absolute end, or earlier
+// when left idle (SESSION_IDLE_TIMEOUT_S): each use slides its lastSeenAt,
+// written at most once a minute so a busy browser costs few writes.
 import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format.js';
 import { hashPassword, needsRehash, verifyPassword } from '../../../auth/passwords.js';
 import { sha256Hex } from '../../../auth/secrets.js';
@@ -15,6 +17,12 @@ import { User } from '../user/type.js';
 
 /** How long a sign-in lasts (decisions.md, Authorization service). */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
+
+/** SESSION_IDLE_TIMEOUT_S's default, for callers built without a configuration. */
+const DEFAULT_IDLE_TIMEOUT_SECONDS = 30 * 60;
+
+/** lastSeenAt is written when it is at least this old, so idleness is measured to the minute. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export interface SessionUser extends UserRights {
   id: string;
@@ -33,7 +41,11 @@ export class SessionService {
   /** Checked against when the email is unknown, so the answer takes as long as for a known one. */
   private decoyHash: Promise<string> | undefined;
 
-  constructor(private readonly db: ServiceDependencies) {}
+  private readonly idleTimeoutMs: number;
+
+  constructor(private readonly db: ServiceDependencies) {
+    this.idleTimeoutMs = (db.config?.oauth.sessionIdleTimeoutSeconds ?? DEFAULT_IDLE_TIMEOUT_SECONDS) * 1000;
+  }
 
   /**
    * The user with this email and password, or undefined (for either being wrong).
@@ -59,7 +71,8 @@ export class SessionService {
   /** Starts a session for a user whose credentials were verified; emits user.logged_in. */
   async start(user: SessionUser): Promise<SignedIn> {
     const token = generateOAuthSecret('session');
-    const expiresAt = new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000);
     await this.db.prisma.$transaction(async (tx) => {
       await tx.session.create({
         data: {
@@ -68,6 +81,7 @@ export class SessionService {
           userId: user.id,
           organizationId: user.organizationId,
           expiresAt,
+          lastSeenAt: now,
         },
       });
       const row = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -80,14 +94,25 @@ export class SessionService {
     return { token: token.value, expiresAt, user };
   }
 
-  /** The signed-in user of a live session, or undefined. */
+  /** The signed-in user of a live session, or undefined; a use keeps the session from going idle. */
   async find(token: string | undefined): Promise<SessionUser | undefined> {
     if (!looksLike('session', token)) return undefined;
     const row = await this.db.prisma.session.findUnique({
       where: { tokenHash: sha256Hex(token) },
       include: { user: true },
     });
-    if (!row || row.expiresAt.getTime() <= Date.now()) return undefined;
+    if (!row) return undefined;
+    const now = Date.now();
+    const idleFor = now - row.lastSeenAt.getTime();
+    if (row.expiresAt.getTime() <= now) return undefined;
+    if (idleFor >= this.idleTimeoutMs) {
+      // Ended for good: raising the setting later does not bring it back.
+      await this.db.prisma.session.deleteMany({ where: { id: row.id } });
+      return undefined;
+    }
+    if (idleFor >= LAST_SEEN_RESOLUTION_MS) {
+      await this.db.prisma.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date(now) } });
+    }
     return sessionUser(row.user);
   }
 

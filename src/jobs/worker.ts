@@ -21,7 +21,8 @@ import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK } from './delivery-jobs.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { PRUNE, pruneTask } from './prune.js';
-import { secretBoxFor } from './webhook-secrets.js';
+import { resealWebhookSecrets } from './webhook-secret-reseal.js';
+import { webhookSecretsFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
@@ -52,7 +53,7 @@ function workerLogger(logger: Logger): WorkerLogger {
 }
 
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
-  const secrets = await secretBoxFor(config);
+  const secrets = await webhookSecretsFor(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
   const connectionError = (error: Error & { code?: string }) =>
     logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
@@ -63,6 +64,9 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
   let liveness: Liveness | undefined;
   let fanOut: FanOutDispatcher | undefined;
   try {
+    // Secrets written under a previous master key (or before key ids) move to the current one.
+    const sealing = await resealWebhookSecrets(pool, secrets, logger);
+    if (sealing.resealed || sealing.unreadable) logger.info(sealing, 'webhook secrets sealed under the current key');
     liveness = await startLiveness(databaseUrl, pool, events, logger);
     runner = await run({
       pgPool: pool,

@@ -24,7 +24,11 @@ const serverKey = z.string().transform((value, context): ServerKey => {
 
 const serverKeyList = z.string().transform((value, context): ServerKey[] => {
   const keys: ServerKey[] = [];
-  for (const [index, text] of value.split(',').entries()) {
+  // Blank entries (a trailing comma) are skipped.
+  for (const [index, text] of value
+    .split(',')
+    .filter((entry) => entry.trim())
+    .entries()) {
     const key = parseServerKey(text);
     if (typeof key === 'string') context.addIssue({ code: 'custom', message: `key ${index + 1} ${key}` });
     else keys.push(key);

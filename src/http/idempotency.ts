@@ -94,7 +94,7 @@ export class IdempotencyStore {
     if (claimed.length) return { kind: 'claimed' };
 
     const existing = await this.prisma.idempotencyKey.findUnique({
-      where: { organizationId_credential_key: scope },
+      where: { organizationId_credential_key: { organizationId, credential, key } },
     });
     if (!existing) return this.claim(scope, request); // deleted meanwhile: try again
     if (!this.sameRequest(existing.requestHash, text, hash)) {
@@ -111,8 +111,9 @@ export class IdempotencyStore {
   }
 
   async complete(scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
+    const { organizationId, credential, key } = scope;
     await this.prisma.idempotencyKey.update({
-      where: { organizationId_credential_key: scope },
+      where: { organizationId_credential_key: { organizationId, credential, key } },
       data: {
         status: 'completed',
         responseStatus: status,
@@ -128,8 +129,8 @@ export class IdempotencyStore {
   }
 
   /** After a server fault the request may be retried with the same key. */
-  async release(scope: IdempotencyScope): Promise<void> {
-    await this.prisma.idempotencyKey.deleteMany({ where: { ...scope, status: 'processing' } });
+  async release({ organizationId, credential, key }: IdempotencyScope): Promise<void> {
+    await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, credential, key, status: 'processing' } });
   }
 
   /** A hash made under a previous server key is compared under that key: a rotation breaks no retry. */

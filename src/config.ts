@@ -2,6 +2,7 @@
 // An invalid value stops the process with a message naming the variable.
 import path from 'node:path';
 import { z } from 'zod';
+import { parseServerKey, type ServerKey } from './auth/server-keys.js';
 
 const optionalString = z
   .string()
@@ -10,6 +11,30 @@ const optionalString = z
 
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** A master key (src/auth/server-keys.ts): `<base64 of 32 bytes>` or `<id>:<base64>`. */
+const serverKey = z.string().transform((value, context): ServerKey => {
+  const key = parseServerKey(value);
+  if (typeof key === 'string') {
+    context.addIssue({ code: 'custom', message: key });
+    return z.NEVER;
+  }
+  return key;
+});
+
+const serverKeyList = z.string().transform((value, context): ServerKey[] => {
+  const keys: ServerKey[] = [];
+  // Blank entries (a trailing comma) are skipped.
+  for (const [index, text] of value
+    .split(',')
+    .filter((entry) => entry.trim())
+    .entries()) {
+    const key = parseServerKey(text);
+    if (typeof key === 'string') context.addIssue({ code: 'custom', message: `key ${index + 1} ${key}` });
+    else keys.push(key);
+  }
+  return keys;
+});
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -66,14 +91,14 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TLS_CERT_FILE: optionalString,
   TLS_KEY_FILE: optionalString,
-  // Webhooks (docs/decisions.md, Webhooks). The key that encrypts signing secrets at
-  // rest: base64 of 32 bytes; unset outside production, one is generated under DATA_DIR.
-  WEBHOOK_SECRET_KEY: optionalString.pipe(
-    z
-      .string()
-      .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of 32 bytes')
-      .optional(),
-  ),
+  // Webhooks (docs/decisions.md, Webhooks). The server's master key (src/auth/server-keys.ts),
+  // which encrypts signing secrets and stored idempotent answers at rest: base64 of 32
+  // bytes, or <id>:<base64>; unset outside production, one is generated under DATA_DIR.
+  WEBHOOK_SECRET_KEY: optionalString.pipe(serverKey.optional()),
+  // Earlier master keys, comma-separated, kept to read what was written under them.
+  WEBHOOK_SECRET_PREVIOUS_KEYS: optionalString.pipe(serverKeyList.optional()),
+  // After a rotation the replaced signing secret still signs (beside the new one) this long; 0: cut over at once.
+  WEBHOOK_SECRET_ROTATION_GRACE_S: integer(86_400, 0, 30 * 86_400),
   WEBHOOK_TIMEOUT_MS: integer(5000, 100, 60_000),
   // The first retry's delay; then 4 and 16 times it (1, 4, 16 minutes by default), ±10%.
   WEBHOOK_RETRY_BASE_MS: integer(60_000, 1, 86_400_000),
@@ -141,8 +166,12 @@ export interface Config {
   logLevel: Environment['LOG_LEVEL'];
   tls?: { certFile: string; keyFile: string };
   webhooks: {
-    /** 32 bytes; unset: a development key under dataDir (never in production). */
-    secretKey?: Buffer;
+    /** The current master key; unset: a development key under dataDir (never in production). */
+    secretKey?: ServerKey;
+    /** Earlier master keys, to open what was sealed under them. */
+    previousSecretKeys: ServerKey[];
+    /** How long a replaced signing secret still signs beside the new one; 0: not at all. */
+    secretRotationGraceSeconds: number;
     timeoutMs: number;
     retryBaseMs: number;
     disableAfterFailures: number;
@@ -185,6 +214,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  WEBHOOK_SECRET_KEY is required in production (base64 of 32 random bytes: openssl rand -base64 32)',
     );
   }
+  const keyIds = [e.WEBHOOK_SECRET_KEY, ...(e.WEBHOOK_SECRET_PREVIOUS_KEYS ?? [])].flatMap((key) => key?.id ?? []);
+  if (new Set(keyIds).size !== keyIds.length) {
+    throw new ConfigError(
+      'Invalid configuration:\n  WEBHOOK_SECRET_PREVIOUS_KEYS: two keys (with WEBHOOK_SECRET_KEY) have the same id',
+    );
+  }
   const scheme = e.TLS_CERT_FILE ? 'https' : 'http';
   const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
@@ -222,7 +257,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT_FILE && e.TLS_KEY_FILE ? { certFile: e.TLS_CERT_FILE, keyFile: e.TLS_KEY_FILE } : undefined,
     webhooks: {
-      secretKey: e.WEBHOOK_SECRET_KEY ? Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') : undefined,
+      secretKey: e.WEBHOOK_SECRET_KEY,
+      previousSecretKeys: e.WEBHOOK_SECRET_PREVIOUS_KEYS ?? [],
+      secretRotationGraceSeconds: e.WEBHOOK_SECRET_ROTATION_GRACE_S,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,

@@ -3,6 +3,7 @@
 import express, { type Request, type Response } from 'express';
 import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
+import { serverKeysFor } from './auth/server-keys.js';
 import { connectDatabase, type PrismaClient } from './db/prisma.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
@@ -29,6 +30,8 @@ export interface Platform {
 }
 
 export async function createPlatform(config: Config, databaseUrl: string, logger: Logger): Promise<Platform> {
+  // First, before anything is opened: the development key file may have to be written.
+  const keys = await serverKeysFor(config);
   // Connection errors carry the whole pg client; log what an operator can use.
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
     logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
@@ -53,7 +56,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     config.unauthenticatedRateLimit.max,
   );
   // Expired keys are pruned by the worker's hourly job (src/jobs/prune.ts).
-  const idempotency = new IdempotencyStore(prisma);
+  const idempotency = new IdempotencyStore(prisma, keys);
   const schema = await getSchema();
   const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config, logger);
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const KEY32 = Buffer.alloc(32, 1).toString('base64');
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -37,6 +38,8 @@ describe('parseConfig defaults', () => {
     const config = parseConfig({});
     expect(config.webhooks).toEqual({
       secretKey: undefined,
+      previousSecretKeys: [],
+      secretRotationGraceSeconds: 86_400,
       timeoutMs: 5000,
       retryBaseMs: 60_000,
       disableAfterFailures: 5,
@@ -47,7 +50,22 @@ describe('parseConfig defaults', () => {
     const key = Buffer.alloc(32, 5);
     const off = parseConfig({ WORKER: 'off', WEBHOOK_SECRET_KEY: key.toString('base64') });
     expect(off.worker.enabled).toBe(false);
-    expect(off.webhooks.secretKey).toEqual(key);
+    expect(off.webhooks.secretKey).toEqual({ id: expect.stringMatching(/^[0-9a-f]{12}$/), key });
+  });
+
+  it('reads master keys with or without an id, and the previous ones', () => {
+    const [current, old, older] = [5, 6, 7].map((byte) => Buffer.alloc(32, byte));
+    const config = parseConfig({
+      WEBHOOK_SECRET_KEY: `2026-03:${current!.toString('base64')}`,
+      WEBHOOK_SECRET_PREVIOUS_KEYS: `2025-09:${old!.toString('base64')}, ${older!.toString('base64')}`,
+      WEBHOOK_SECRET_ROTATION_GRACE_S: '0',
+    });
+    expect(config.webhooks.secretKey).toEqual({ id: '2026-03', key: current });
+    expect(config.webhooks.previousSecretKeys).toEqual([
+      { id: '2025-09', key: old },
+      { id: parseConfig({ WEBHOOK_SECRET_KEY: older!.toString('base64') }).webhooks.secretKey!.id, key: older },
+    ]);
+    expect(config.webhooks.secretRotationGraceSeconds).toBe(0);
   });
 
   it("hashes passwords at OWASP's scrypt cost unless told otherwise", () => {
@@ -119,6 +137,25 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
       'a WEBHOOK_SECRET_KEY of 16 bytes',
       { WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') },
       'WEBHOOK_SECRET_KEY',
+    ],
+    ['a WEBHOOK_SECRET_KEY whose id has a dot', { WEBHOOK_SECRET_KEY: `a.b:${KEY32}` }, 'WEBHOOK_SECRET_KEY'],
+    [
+      'a WEBHOOK_SECRET_PREVIOUS_KEYS entry of 16 bytes',
+      { WEBHOOK_SECRET_PREVIOUS_KEYS: `${KEY32},${Buffer.alloc(16).toString('base64')}` },
+      'WEBHOOK_SECRET_PREVIOUS_KEYS',
+    ],
+    [
+      'a previous key with the id of the current one',
+      {
+        WEBHOOK_SECRET_KEY: `k1:${KEY32}`,
+        WEBHOOK_SECRET_PREVIOUS_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
+      },
+      'WEBHOOK_SECRET_PREVIOUS_KEYS',
+    ],
+    [
+      'a negative WEBHOOK_SECRET_ROTATION_GRACE_S',
+      { WEBHOOK_SECRET_ROTATION_GRACE_S: '-1' },
+      'WEBHOOK_SECRET_ROTATION_GRACE_S',
     ],
     ['a WEBHOOK_TIMEOUT_MS of 0', { WEBHOOK_TIMEOUT_MS: '0' }, 'WEBHOOK_TIMEOUT_MS'],
     ['an unknown WORKER', { WORKER: 'maybe' }, 'WORKER'],

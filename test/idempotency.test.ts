@@ -1,7 +1,12 @@
-// Idempotency-Key on POST: safe retries of creates (DECISIONS.md).
+// Idempotency-Key on POST: safe retries of creates (DECISIONS.md), per credential,
+// with answers sealed at rest and requests identified by a keyed hash.
+import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverKeysFor } from '../src/auth/server-keys.js';
 import { IdempotencyStore } from '../src/http/idempotency.js';
 import { useServer } from './support/fixtures.js';
+import { createApp, createUser, obtainTokens, tokenRequest } from './support/oauth.js';
 
 const server = useServer();
 let key: string;
@@ -99,8 +104,8 @@ describe('Idempotency-Key', () => {
 
   it('lets a key be used again after 24 hours', async () => {
     const first = await post({ email: 'day-old@example.com' }, 'day-old');
-    await server.prisma.idempotencyKey.update({
-      where: { organizationId_key: { organizationId: org, key: 'day-old' } },
+    await server.prisma.idempotencyKey.updateMany({
+      where: { organizationId: org, key: 'day-old' },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
     await server.rest('DELETE', `/v1/crm/contacts/${first.body.id}`, { key });
@@ -120,15 +125,139 @@ describe('cleanup', () => {
   it('forgets keys older than 24 hours and keeps the rest', async () => {
     await post({ email: 'prune-old@example.com' }, 'prune-old');
     await post({ email: 'prune-new@example.com' }, 'prune-new');
-    await server.prisma.idempotencyKey.update({
-      where: { organizationId_key: { organizationId: org, key: 'prune-old' } },
+    await server.prisma.idempotencyKey.updateMany({
+      where: { organizationId: org, key: 'prune-old' },
       data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
     });
-    const store = new IdempotencyStore(server.prisma);
+    const store = new IdempotencyStore(server.prisma, await serverKeysFor(server.config));
     expect(await store.prune()).toBeGreaterThanOrEqual(1);
     const left = await server.prisma.idempotencyKey.findMany({
       where: { organizationId: org, key: { startsWith: 'prune-' } },
     });
     expect(left.map((row) => row.key)).toEqual(['prune-new']);
+  });
+});
+
+describe('keys of one credential, answers sealed', () => {
+  const idempotent = (path: string, body: unknown, idempotencyKey: string, as: string) =>
+    server.rest('POST', path, { key: as, body, headers: { 'idempotency-key': idempotencyKey } });
+
+  it('replays an issued secret to the credential that sent the key, and to no other', async () => {
+    const organization = await server.org();
+    const first = await organization.key(['admin']);
+    const second = await organization.key(['admin']);
+    const body = { name: 'integration', scopes: ['crm:read'] };
+    const created = await idempotent('/v1/api-keys', body, 'new-key-1', first);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.secret).toMatch(/^bps_/);
+
+    const retried = await idempotent('/v1/api-keys', body, 'new-key-1', first);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(created.body);
+
+    // Another admin credential of the organization with the same key and body: a request of its own.
+    const other = await idempotent('/v1/api-keys', body, 'new-key-1', second);
+    expect(other.status, other.text).toBe(201);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.id).not.toBe(created.body.id);
+    expect(other.text).not.toContain(created.body.secret);
+    expect(await server.prisma.apiKey.count({ where: { organizationId: organization.id, name: 'integration' } })).toBe(
+      2,
+    );
+    // The key is now its own too: another body with it is a conflict.
+    const yetAnother = await idempotent('/v1/api-keys', { ...body, name: 'other' }, 'new-key-1', second);
+    expect(yetAnother.status).toBe(409);
+  });
+
+  it('stores no issued secret in clear, and still replays each one', async () => {
+    const organization = await server.org();
+    const admin = await organization.key(['admin']);
+    const issued: string[] = [];
+    const twice = async (path: string, body: unknown, idempotencyKey: string) => {
+      const first = await idempotent(path, body, idempotencyKey, admin);
+      expect(first.status, first.text).toBeLessThan(300);
+      const again = await idempotent(path, body, idempotencyKey, admin);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.text).toBe(first.text);
+      return first.body;
+    };
+    const apiKey = await twice('/v1/api-keys', { name: 'sealed', scopes: ['crm:read'] }, 'seal-1');
+    const rotatedKey = await twice(`/v1/api-keys/${apiKey.id}/rotate`, {}, 'seal-2');
+    const app = await twice(
+      '/v1/oauth-apps',
+      { name: 'Sealed', redirectUris: ['https://app.example/cb'], scopes: ['crm:read'] },
+      'seal-3',
+    );
+    const rotatedApp = await twice(`/v1/oauth-apps/${app.id}/rotate-secret`, {}, 'seal-4');
+    const webhook = await twice('/v1/webhooks', { url: 'http://127.0.0.1:9/x', events: ['contact.created'] }, 'seal-5');
+    const rotatedWebhook = await twice(`/v1/webhooks/${webhook.id}/rotate-secret`, {}, 'seal-6');
+    issued.push(apiKey.key, apiKey.secret, rotatedKey.key, rotatedKey.secret, app.clientSecret);
+    issued.push(rotatedApp.clientSecret, webhook.secret, rotatedWebhook.secret);
+    for (const secret of issued) expect(secret).toMatch(/^(bpk|bps|bpcs|whsec)_/);
+
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ row: string }>(
+        `select row_to_json(i)::text as row from "IdempotencyKey" i where "organizationId" = $1`,
+        [organization.id],
+      );
+      expect(rows).toHaveLength(6);
+      const stored = rows.map((r) => r.row).join('\n');
+      for (const secret of issued) {
+        expect(stored).not.toContain(secret);
+        expect(stored).not.toContain(secret.slice(secret.indexOf('_') + 1));
+      }
+      // Not even the record ids: the whole answer is sealed.
+      expect(stored).not.toContain(apiKey.id);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('keeps the replay of a code-flow token through a refresh (the same app and user)', async () => {
+    const organization = await server.org();
+    const app = await createApp(server, organization.id, { scopes: ['crm:read', 'crm:write'] });
+    const user = await createUser(server, organization.id);
+    const tokens = await obtainTokens(server, app, user, { scope: 'crm:read crm:write' });
+    const body = { email: 'through-refresh@example.com' };
+    const first = await idempotent('/v1/crm/contacts', body, 'refresh-1', tokens.access_token);
+    expect(first.status, first.text).toBe(201);
+    const refreshed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: app.clientId,
+      client_secret: app.clientSecret!,
+    });
+    expect(refreshed.status, refreshed.text).toBe(200);
+    const again = await idempotent('/v1/crm/contacts', body, 'refresh-1', refreshed.body.access_token);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    // An API key of the same organization is another credential.
+    const key = await organization.key(['crm:write']);
+    const other = await idempotent('/v1/crm/contacts', { email: 'by-key@example.com' }, 'refresh-1', key);
+    expect(other.status, other.text).toBe(201);
+  });
+
+  it('identifies the request by a keyed hash: a stored hash does not confirm a guessed password', async () => {
+    const organization = await server.org();
+    const admin = await organization.key(['admin']);
+    const body = { email: 'hashed@example.com', role: 'member', scopes: [], password: 'guessable password 1' };
+    const created = await idempotent('/v1/users', body, 'user-1', admin);
+    expect(created.status, created.text).toBe(201);
+    const [row] = await server.prisma.idempotencyKey.findMany({ where: { organizationId: organization.id } });
+    // What anyone who reads the table could compute for a guess, were the hash unkeyed.
+    const plain = createHash('sha256')
+      .update(`POST /v1/users\n${JSON.stringify(body)}`)
+      .digest('hex');
+    expect(row!.requestHash).not.toContain(plain);
+    expect(row!.requestHash).toMatch(/^[\w-]+\.[0-9a-f]{64}$/);
+    // The hash still covers the password: the same key with another one is a conflict.
+    const other = await idempotent('/v1/users', { ...body, password: 'guessable password 2' }, 'user-1', admin);
+    expect(other.status).toBe(409);
+    const again = await idempotent('/v1/users', body, 'user-1', admin);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(created.body.id);
   });
 });

@@ -17,6 +17,7 @@ import {
   type Receiver,
 } from './support/receiver.js';
 import { expectError } from './support/contract.js';
+import { prune } from '../src/jobs/prune.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_RETRY_BASE_MS: '100' });
 useWorker(server);
@@ -86,7 +87,8 @@ describe('the record', () => {
       const { rows } = await client.query('select * from "Webhook" where id = $1', [record.id]);
       const stored = JSON.stringify(rows[0]);
       expect(stored).not.toContain(secret.slice('whsec_'.length));
-      expect(rows[0].secretEncrypted).toMatch(/^v1\./);
+      // Sealed under the server key named in it.
+      expect(rows[0].secretEncrypted).toMatch(/^v2\.[\w-]+\./);
     } finally {
       await client.end();
     }
@@ -225,12 +227,30 @@ describe('the record', () => {
   });
 });
 
+/** The headers a Standard Webhooks library verifies. */
+const standardHeaders = (request: { headers: Record<string, unknown> }) => ({
+  'webhook-id': String(request.headers['webhook-id']),
+  'webhook-timestamp': String(request.headers['webhook-timestamp']),
+  'webhook-signature': String(request.headers['webhook-signature']),
+});
+
+const verifies = (secret: string, request: { body: string; headers: Record<string, unknown> }) => {
+  try {
+    new StandardWebhook(secret).verify(request.body, standardHeaders(request));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 describe('secret rotation', () => {
-  it('signs every delivery after rotation with the new secret only', async () => {
+  it('signs with the new and the replaced secret during the grace period; X-Service-Signature with the new one', async () => {
+    expect(server.config.webhooks.secretRotationGraceSeconds).toBe(86_400);
     const target = await receiver();
     const { id, secret: old } = await subscribe(target);
     await createContact();
-    await target.waitFor(1);
+    const [before] = await target.waitFor(1);
+    expect(String(before!.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     const rotated = await server.rest('POST', `/v1/webhooks/${id}/rotate-secret`, { key });
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body.id).toBe(id);
@@ -238,15 +258,89 @@ describe('secret rotation', () => {
     expect(rotated.body.secret).not.toBe(old);
     await createContact();
     const [, after] = await target.waitFor(2);
+    // A receiver still on the old secret and one already on the new both accept it.
+    expect(verifies(rotated.body.secret, after!)).toBe(true);
+    expect(verifies(old, after!)).toBe(true);
+    expect(String(after!.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/=]+ v1,[A-Za-z0-9+/=]+$/);
+    // One value: the new secret's.
     expectServiceSignature(after!, rotated.body.secret);
     expect(() => expectServiceSignature(after!, old)).toThrow();
-    const headers = {
-      'webhook-id': String(after!.headers['webhook-id']),
-      'webhook-timestamp': String(after!.headers['webhook-timestamp']),
-      'webhook-signature': String(after!.headers['webhook-signature']),
-    };
-    expect(() => new StandardWebhook(rotated.body.secret).verify(after!.body, headers)).not.toThrow();
-    expect(() => new StandardWebhook(old).verify(after!.body, headers)).toThrow();
+    // At rest the replaced secret is sealed like the current one.
+    const row = await server.prisma.webhook.findUniqueOrThrow({ where: { id } });
+    expect(row.previousSecretEncrypted).toMatch(/^v[12]\./);
+    expect(JSON.stringify(row)).not.toContain(old.slice('whsec_'.length));
+  });
+
+  it('refuses a secret sealed for another webhook: it is never used to sign', async () => {
+    const [mine, theirs] = [await receiver(), await receiver()];
+    const a = await subscribe(mine);
+    const b = await subscribe(theirs);
+    const stolen = await server.prisma.webhook.findUniqueOrThrow({ where: { id: a.id } });
+    // Someone who can write to the database copies A's sealed secret onto B.
+    await server.prisma.webhook.update({ where: { id: b.id }, data: { secretEncrypted: stolen.secretEncrypted } });
+    expect((await server.rest('POST', `/v1/webhooks/${b.id}/test`, { key })).status).toBe(200);
+    expect((await server.rest('POST', `/v1/webhooks/${a.id}/test`, { key })).status).toBe(200);
+    await mine.waitFor(1);
+    await sleep(500);
+    expect(theirs.received).toHaveLength(0);
+    expect(verifies(a.secret, mine.received[0]!)).toBe(true);
+  });
+});
+
+describe('secret rotation, after the grace period', () => {
+  const brief = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_ROTATION_GRACE_S: '1' });
+  useWorker(brief);
+
+  it('signs with the new secret only once the grace period is over, and forgets the old one', async () => {
+    const admin = await (await brief.org()).key(['admin']);
+    const target = await receiver();
+    const created = await brief.rest('POST', '/v1/webhooks', {
+      key: admin,
+      body: { url: target.url, events: ['contact.created'] },
+    });
+    const { id, secret: old } = created.body;
+    const rotated = await brief.rest('POST', `/v1/webhooks/${id}/rotate-secret`, { key: admin });
+    const contact = () =>
+      brief.rest('POST', '/v1/crm/contacts', { key: admin, body: { email: `${Math.random()}@example.test` } });
+    await contact();
+    const [during] = await target.waitFor(1);
+    expect(verifies(old, during!)).toBe(true);
+    expect(verifies(rotated.body.secret, during!)).toBe(true);
+    await sleep(1100);
+    await contact();
+    const [, after] = await target.waitFor(2);
+    expect(verifies(rotated.body.secret, after!)).toBe(true);
+    expect(verifies(old, after!)).toBe(false);
+    expect(String(after!.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    // The hourly prune drops the replaced secret.
+    const pool = new pg.Pool({ connectionString: brief.databaseUrl, max: 1 });
+    const pruned = await prune({ pool, config: brief.config }).finally(() => pool.end());
+    expect(pruned.webhookSecrets).toBeGreaterThanOrEqual(1);
+    const row = await brief.prisma.webhook.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ previousSecretEncrypted: null, previousSecretExpiresAt: null });
+  });
+});
+
+describe('secret rotation without a grace period', () => {
+  const instant = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_ROTATION_GRACE_S: '0' });
+  useWorker(instant);
+
+  it('signs every delivery after rotation with the new secret only', async () => {
+    const admin = await (await instant.org()).key(['admin']);
+    const target = await receiver();
+    const created = await instant.rest('POST', '/v1/webhooks', {
+      key: admin,
+      body: { url: target.url, events: ['contact.created'] },
+    });
+    const { id, secret: old } = created.body;
+    const rotated = await instant.rest('POST', `/v1/webhooks/${id}/rotate-secret`, { key: admin });
+    expect(rotated.status, rotated.text).toBe(200);
+    await instant.rest('POST', '/v1/crm/contacts', { key: admin, body: { email: 'instant@example.test' } });
+    const [after] = await target.waitFor(1);
+    expectServiceSignature(after!, rotated.body.secret);
+    expect(() => expectServiceSignature(after!, old)).toThrow();
+    expect(verifies(rotated.body.secret, after!)).toBe(true);
+    expect(verifies(old, after!)).toBe(false);
   });
 });
 

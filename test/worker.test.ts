@@ -202,8 +202,9 @@ describe('prune', () => {
         [org.id, hook.rows[0].id, old],
       );
       await client.query(
-        `insert into "IdempotencyKey" ("organizationId", key, "requestHash", status, "createdAt") values
-           ($1, 'old', 'h', 'completed', now() - interval '25 hours'), ($1, 'new', 'h', 'completed', now())`,
+        `insert into "IdempotencyKey" ("organizationId", credential, key, "requestHash", status, "createdAt") values
+           ($1, 'key_x', 'old', 'h', 'completed', now() - interval '25 hours'),
+           ($1, 'key_x', 'new', 'h', 'completed', now())`,
         [org.id],
       );
       const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });

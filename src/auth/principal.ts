@@ -8,9 +8,19 @@ export interface Principal {
   /**
    * Whose rate-limit budget the requests spend, when not the credential's own: a
    * client_credentials token spends its API key's, a code-flow token its app and
-   * user's, so minting more tokens buys no more requests.
+   * user's, so minting more tokens buys no more requests. Also who holds the
+   * credential (credentialHolder).
    */
   rateLimitKey?: string;
+}
+
+/**
+ * Who holds the credential, the same through the tokens it is renewed with: the API
+ * key (for its client_credentials tokens too), or the OAuth app and user of a code-flow
+ * token. Idempotency-Keys are scoped to it, so a refreshed token still gets its replay.
+ */
+export function credentialHolder(principal: Principal): string {
+  return principal.rateLimitKey ?? principal.credential.id;
 }
 
 /** The operator tools' principal: `admin` in the organization they name. */

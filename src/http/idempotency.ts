@@ -1,10 +1,17 @@
 // Idempotency-Key on POST (DECISIONS.md): a repeat with the same key and body
 // gets the first answer again; the same key with another body is 409 CONFLICT.
-// Keys are per organization and kept 24 hours. A request still running holds
-// its key; if it died without answering, the key is free again after a minute.
-import { createHash } from 'node:crypto';
+// Keys are per credential (the API key, or the OAuth app and user) and kept 24
+// hours: the same key from another credential is a new request. Answers can hold
+// secrets shown once (a new API key, client or webhook secret), so every stored
+// answer is sealed under a subkey of the server key and bound to its organization,
+// credential and key; the request is identified by an HMAC, not a plain hash, as
+// bodies can hold passwords. A request still running holds its key; if it died
+// without answering, the key is free again after a minute.
+import { createHmac } from 'node:crypto';
 import type { PrismaClient } from '../db/prisma.js';
 import type { Request, Response } from 'express';
+import { Sealer } from '../auth/sealing.js';
+import type { ServerKeyRing } from '../auth/server-keys.js';
 import { DomainError } from '../errors.js';
 import { httpStatusOf, toDomainError } from './errors.js';
 
@@ -14,17 +21,18 @@ const ABANDONED_AFTER_SECONDS = 60;
 
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
-export function requestHash(method: string, path: string, body: unknown): string {
-  let json: string;
-  try {
-    json = JSON.stringify(body ?? null);
-  } catch (error) {
-    // JSON.parse reads any depth, JSON.stringify recurses: a body nested some
-    // thousands of levels deep overflows its stack. No route takes such a body.
-    if (error instanceof RangeError) throw new DomainError('VALIDATION_ERROR', 'The request body is nested too deeply');
-    throw error;
-  }
-  return createHash('sha256').update(`${method} ${path}\n`).update(json).digest('hex');
+/** Whose key it is: one organization's credential, and the key it sent. */
+export interface IdempotencyScope {
+  organizationId: string;
+  /** credentialHolder(principal): src/auth/principal.ts. */
+  credential: string;
+  key: string;
+}
+
+export interface IdempotentRequest {
+  method: string;
+  path: string;
+  body: unknown;
 }
 
 export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
@@ -40,17 +48,45 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return value;
 }
 
+/** The text of a request that its hash covers; 400 for a body too deep to serialise. */
+function requestText({ method, path, body }: IdempotentRequest): string {
+  try {
+    return `${method} ${path}\n${JSON.stringify(body ?? null)}`;
+  } catch (error) {
+    // JSON.parse reads any depth, JSON.stringify recurses: a body nested some
+    // thousands of levels deep overflows its stack. No route takes such a body.
+    if (error instanceof RangeError) throw new DomainError('VALIDATION_ERROR', 'The request body is nested too deeply');
+    throw error;
+  }
+}
+
 export class IdempotencyStore {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly answers: Sealer;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly keys: ServerKeyRing,
+  ) {
+    this.answers = new Sealer(keys, 'idempotency-answer');
+  }
+
+  /** `<key id>.<hex HMAC>` of the request under the subkey of that server key (the current one by default). */
+  requestHash(text: string, keyId = this.keys.current.id): string {
+    const mac = createHmac('sha256', this.keys.subkey('idempotency-request', keyId)).update(text, 'utf8');
+    return `${keyId}.${mac.digest('hex')}`;
+  }
 
   /** Claims the key for this request, or returns the answer to replay; throws CONFLICT. */
-  async claim(organizationId: string, key: string, hash: string): Promise<IdempotencyClaim> {
+  async claim(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyClaim> {
+    const text = requestText(request);
+    const { organizationId, credential, key } = scope;
+    const hash = this.requestHash(text);
     const claimed = await this.prisma.$queryRaw<{ key: string }[]>`
-      insert into "IdempotencyKey" ("organizationId", "key", "requestHash", "status")
-      values (${organizationId}, ${key}, ${hash}, 'processing')
-      on conflict ("organizationId", "key") do update
+      insert into "IdempotencyKey" ("organizationId", "credential", "key", "requestHash", "status")
+      values (${organizationId}, ${credential}, ${key}, ${hash}, 'processing')
+      on conflict ("organizationId", "credential", "key") do update
         set "requestHash" = excluded."requestHash", "status" = 'processing',
-            "responseStatus" = null, "responseBody" = null, "createdAt" = now()
+            "responseStatus" = null, "responseSealed" = null, "createdAt" = now()
         where "IdempotencyKey"."createdAt" < now() - make_interval(hours => ${KEEP_HOURS})
            or ("IdempotencyKey"."status" = 'processing'
                and "IdempotencyKey"."createdAt" < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS}))
@@ -58,26 +94,30 @@ export class IdempotencyStore {
     if (claimed.length) return { kind: 'claimed' };
 
     const existing = await this.prisma.idempotencyKey.findUnique({
-      where: { organizationId_key: { organizationId, key } },
+      where: { organizationId_credential_key: { organizationId, credential, key } },
     });
-    if (!existing) return this.claim(organizationId, key, hash); // deleted meanwhile: try again
-    if (existing.requestHash !== hash) {
+    if (!existing) return this.claim(scope, request); // deleted meanwhile: try again
+    if (!this.sameRequest(existing.requestHash, text, hash)) {
       throw new DomainError('CONFLICT', 'This Idempotency-Key was used with a different request', 'Idempotency-Key');
     }
     if (existing.status !== 'completed' || existing.responseStatus === null) {
       throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is still in progress', 'Idempotency-Key');
     }
-    const body = existing.responseBody === null ? undefined : (JSON.parse(existing.responseBody) as unknown);
+    const body =
+      existing.responseSealed === null
+        ? undefined
+        : (JSON.parse(this.answers.open(existing.responseSealed, contextOf(scope))) as unknown);
     return { kind: 'replay', status: existing.responseStatus, body };
   }
 
-  async complete(organizationId: string, key: string, status: number, body: unknown): Promise<void> {
+  async complete(scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
+    const { organizationId, credential, key } = scope;
     await this.prisma.idempotencyKey.update({
-      where: { organizationId_key: { organizationId, key } },
+      where: { organizationId_credential_key: { organizationId, credential, key } },
       data: {
         status: 'completed',
         responseStatus: status,
-        responseBody: body === undefined ? null : JSON.stringify(body),
+        responseSealed: body === undefined ? null : this.answers.seal(JSON.stringify(body), contextOf(scope)),
       },
     });
   }
@@ -89,9 +129,21 @@ export class IdempotencyStore {
   }
 
   /** After a server fault the request may be retried with the same key. */
-  async release(organizationId: string, key: string): Promise<void> {
-    await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, key, status: 'processing' } });
+  async release({ organizationId, credential, key }: IdempotencyScope): Promise<void> {
+    await this.prisma.idempotencyKey.deleteMany({ where: { organizationId, credential, key, status: 'processing' } });
   }
+
+  /** A hash made under a previous server key is compared under that key: a rotation breaks no retry. */
+  private sameRequest(stored: string, text: string, hash: string): boolean {
+    if (stored === hash) return true;
+    const keyId = stored.slice(0, stored.indexOf('.'));
+    return keyId !== this.keys.current.id && this.keys.has(keyId) && stored === this.requestHash(text, keyId);
+  }
+}
+
+/** The associated data of a stored answer: it opens for this organization, credential and key only. */
+function contextOf({ organizationId, credential, key }: IdempotencyScope): string {
+  return JSON.stringify([organizationId, credential, key]);
 }
 
 export interface Answer {
@@ -99,13 +151,13 @@ export interface Answer {
   body: unknown;
 }
 
-/** Runs `answer` once per Idempotency-Key: repeats get the stored answer back. */
+/** Runs `answer` once per Idempotency-Key and credential: repeats get the stored answer back. */
 export async function answerOnce(
   store: IdempotencyStore,
-  { organizationId, key, req, res }: { organizationId: string; key: string; req: Request; res: Response },
+  { scope, req, res }: { scope: IdempotencyScope; req: Request; res: Response },
   answer: () => Promise<Answer>,
 ): Promise<Answer> {
-  const claim = await store.claim(organizationId, key, requestHash(req.method, req.baseUrl + req.path, req.body));
+  const claim = await store.claim(scope, { method: req.method, path: req.baseUrl + req.path, body: req.body });
   if (claim.kind === 'replay') {
     res.setHeader('Idempotent-Replayed', 'true');
     return { status: claim.status, body: claim.body ?? undefined };
@@ -116,10 +168,10 @@ export async function answerOnce(
   } catch (error) {
     const domain = toDomainError(error);
     // A client error is the answer to this request; a server fault may be retried.
-    if (httpStatusOf(domain) >= 500) await store.release(organizationId, key);
-    else await store.complete(organizationId, key, httpStatusOf(domain), { error: domain.toBody() });
+    if (httpStatusOf(domain) >= 500) await store.release(scope);
+    else await store.complete(scope, httpStatusOf(domain), { error: domain.toBody() });
     throw error;
   }
-  await store.complete(organizationId, key, result.status, result.body);
+  await store.complete(scope, result.status, result.body);
   return result;
 }

@@ -12,12 +12,12 @@ import type { Config } from '../config.js';
 import { recordAttempts, type Attempt } from './attempts.js';
 import { parseDeliveryJob } from './delivery-jobs.js';
 import { postSigned, signedHeaders } from './webhook-http.js';
-import type { SecretBox } from './webhook-secrets.js';
+import type { WebhookSecrets } from './webhook-secrets.js';
 
 export interface DeliveryDependencies {
   pool: pg.Pool;
   config: Pick<Config, 'isProduction' | 'webhooks'>;
-  secrets: SecretBox;
+  secrets: WebhookSecrets;
 }
 
 interface Webhook {
@@ -25,6 +25,8 @@ interface Webhook {
   url: string;
   status: string;
   secretEncrypted: string;
+  /** The secret the last rotation replaced, while its grace period lasts. */
+  previousSecretEncrypted: string | null;
 }
 
 /** An event as json_agg gives it: its time as an ISO 8601 string. */
@@ -38,12 +40,14 @@ interface EventRow {
 export function deliverWebhookTask(deps: DeliveryDependencies): Task {
   const strict = deps.config.isProduction;
   const secrets = new Map<string, string>();
-  const secretOf = (sealed: string) => {
-    let secret = secrets.get(sealed);
+  // Cached by webhook and ciphertext: a ciphertext opens only for its own webhook.
+  const secretOf = (webhookId: string, sealed: string) => {
+    const cacheKey = `${webhookId}.${sealed}`;
+    let secret = secrets.get(cacheKey);
     if (secret === undefined) {
-      secret = deps.secrets.open(sealed);
+      secret = deps.secrets.open(webhookId, sealed);
       if (secrets.size > 10_000) secrets.clear();
-      secrets.set(sealed, secret);
+      secrets.set(cacheKey, secret);
     }
     return secret;
   };
@@ -54,6 +58,8 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     const { rows } = await deps.pool.query<Webhook & { events: EventRow[] | null }>({
       name: 'webhook_delivery_targets',
       text: `select w."organizationId", w.url, w.status, w."secretEncrypted",
+                    case when w."previousSecretExpiresAt" > now() then w."previousSecretEncrypted" end
+                      as "previousSecretEncrypted",
                     (select json_agg(json_build_object('id', e.id, 'type', e.type, 'createdAt', e."createdAt",
                                                        'data', e.data) order by e.id)
                      from "Event" e where e.id = any($2::text[]) and e."organizationId" = w."organizationId") as events
@@ -64,7 +70,10 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     // Deleted webhook, pruned events, or disabled since: nothing to send (tests go to disabled ones too).
     if (!webhook?.events || (webhook.status !== 'enabled' && job.trigger !== 'test')) return;
 
-    const secret = secretOf(webhook.secretEncrypted);
+    const secret = secretOf(job.webhookId, webhook.secretEncrypted);
+    const previous = webhook.previousSecretEncrypted
+      ? secretOf(job.webhookId, webhook.previousSecretEncrypted)
+      : undefined;
     const timestamp = Math.floor(Date.now() / 1000);
     const attempts = await Promise.all(
       webhook.events.map(async (event): Promise<Attempt> => {
@@ -75,7 +84,7 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
           created: Math.floor(new Date(event.createdAt).getTime() / 1000),
           data: event.data,
         });
-        const headers = signedHeaders(secret, event.id, body, timestamp);
+        const headers = signedHeaders(secret, event.id, body, timestamp, previous);
         const result = await postSigned(webhook.url, body, headers, {
           timeoutMs: deps.config.webhooks.timeoutMs,
           strict,

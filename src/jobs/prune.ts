@@ -1,8 +1,8 @@
 // The hourly clean-up (crontab in worker.ts): events older than
 // EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
 // Idempotency-Keys past their 24 hours, and OAuth codes, tokens and sign-in
-// sessions a day after they expired. Deletes in batches so that no
-// statement holds many locks or runs long.
+// sessions a day after they expired, and webhook secrets whose rotation grace
+// period is over. Deletes in batches so that no statement holds many locks or runs long.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -25,6 +25,8 @@ export interface Pruned {
   idempotencyKeys: number;
   /** Authorization codes, access and refresh tokens, sessions. */
   oauth: number;
+  /** Replaced webhook secrets past their grace period (they no longer sign). */
+  webhookSecrets: number;
 }
 
 /** Kept a day past expiry, so a late reuse of a code or refresh token is still recognised (and revokes its grant). */
@@ -48,8 +50,13 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
   for (const table of ['OAuthCode', 'OAuthAccessToken', 'OAuthRefreshToken', 'Session']) {
     oauth += await olderThan(table, 'expiresAt', OAUTH_KEEP_EXPIRED_HOURS);
   }
+  const expiredSecrets = await pool.query(
+    `update "Webhook" set "previousSecretEncrypted" = null, "previousSecretExpiresAt" = null
+     where "previousSecretExpiresAt" <= now()`,
+  );
   return {
     oauth,
+    webhookSecrets: expiredSecrets.rowCount ?? 0,
     events: await olderThan('Event', 'createdAt', config.eventRetentionDays * 24),
     deliveries: await olderThan('WebhookDelivery', 'createdAt', config.webhooks.deliveryRetentionDays * 24),
     idempotencyKeys: await olderThan('IdempotencyKey', 'createdAt', IDEMPOTENCY_KEEP_HOURS),
@@ -59,7 +66,6 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
 export function pruneTask(deps: PruneDependencies): Task {
   return async () => {
     const pruned = await prune(deps);
-    if (pruned.events || pruned.deliveries || pruned.idempotencyKeys || pruned.oauth)
-      deps.logger.info({ pruned }, 'pruned old rows');
+    if (Object.values(pruned).some((count) => count > 0)) deps.logger.info({ pruned }, 'pruned old rows');
   };
 }

@@ -26,20 +26,29 @@ export interface SignedHeaders {
 /**
  * The specification's X-Service-Signature (hex HMAC-SHA256 of the body keyed with the
  * secret string as shown, prefix included) and the Standard Webhooks headers (base64
- * HMAC-SHA256 of `id.timestamp.body` keyed with the secret's decoded bytes).
+ * HMAC-SHA256 of `id.timestamp.body` keyed with the secret's decoded bytes). During a
+ * rotation's grace period `previous` (the replaced secret) signs too: webhook-signature
+ * then holds both signatures, the new one first, and X-Service-Signature (one value)
+ * the new one only.
  */
-export function signedHeaders(secret: string, eventId: string, body: string, timestamp: number): SignedHeaders {
+export function signedHeaders(
+  secret: string,
+  eventId: string,
+  body: string,
+  timestamp: number,
+  previous?: string,
+): SignedHeaders {
   const hex = createHmac('sha256', secret).update(body, 'utf8').digest('hex');
-  const standard = createHmac('sha256', secretKeyBytes(secret))
-    .update(`${eventId}.${timestamp}.${body}`, 'utf8')
-    .digest('base64');
+  const standard = (key: string) =>
+    'v1,' +
+    createHmac('sha256', secretKeyBytes(key)).update(`${eventId}.${timestamp}.${body}`, 'utf8').digest('base64');
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'x-service-signature': hex,
     'webhook-id': eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': `v1,${standard}`,
+    'webhook-signature': previous ? `${standard(secret)} ${standard(previous)}` : standard(secret),
   };
 }
 

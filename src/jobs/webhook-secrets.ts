@@ -1,15 +1,16 @@
 // Webhook signing secrets: `whsec_` + base64 of 24 random bytes (the Standard
 // Webhooks form, so its libraries take the secret as shown), encrypted at rest
-// with AES-256-GCM under WEBHOOK_SECRET_KEY. Without that setting (never in
-// production: config.ts refuses to start) a development key is generated once
-// under DATA_DIR and reused, so a restart can still sign with the old secrets.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+// under the server key ring (src/auth/server-keys.ts) and bound to their webhook's
+// id (src/auth/sealing.ts). Secrets written before key ids existed (`v1.iv.tag.ct`,
+// directly under the master key, bound to nothing) still open, and the worker
+// seals them again in the current form when it starts (webhook-secret-reseal.ts).
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
+import { SealError, Sealer, isSealed } from '../auth/sealing.js';
+import { serverKeysFor, type ServerKeyRing } from '../auth/server-keys.js';
 
 export const SECRET_PREFIX = 'whsec_';
-const FORMAT = 'v1';
+const LEGACY_FORMAT = 'v1';
 
 export function generateWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(24).toString('base64');
@@ -20,64 +21,49 @@ export function secretKeyBytes(secret: string): Buffer {
   return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
 }
 
-/** Encrypts and decrypts secrets with one AES-256-GCM key. */
-export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('the webhook secret key must be 32 bytes');
+/** Seals and opens the signing secrets of webhooks, each bound to its webhook id. */
+export class WebhookSecrets {
+  private readonly sealer: Sealer;
+
+  constructor(private readonly keys: ServerKeyRing) {
+    this.sealer = new Sealer(keys, 'webhook-secret');
   }
 
-  /** `v1.<iv>.<tag>.<ciphertext>`, each base64. */
-  seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [FORMAT, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(
-      '.',
-    );
+  seal(webhookId: string, secret: string): string {
+    return this.sealer.seal(secret, webhookId);
   }
 
-  open(sealed: string): string {
+  open(webhookId: string, sealed: string): string {
+    return isSealed(sealed) ? this.sealer.open(sealed, webhookId) : this.openLegacy(sealed);
+  }
+
+  /** How a secret sealed in the current form under the current key begins. */
+  currentPrefix(): string {
+    return this.sealer.currentPrefix();
+  }
+
+  /** `v1.<iv>.<tag>.<ciphertext>`: AES-256-GCM under a master key itself, which one unrecorded. */
+  private openLegacy(sealed: string): string {
     const [format, iv, tag, ciphertext] = sealed.split('.');
-    if (format !== FORMAT || !iv || !tag || ciphertext === undefined) throw new Error('not a sealed webhook secret');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
+    if (format !== LEGACY_FORMAT || !iv || !tag || ciphertext === undefined) {
+      throw new SealError('not a sealed webhook secret');
+    }
+    for (const { key } of this.keys.keys()) {
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      try {
+        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
+      } catch {
+        // Another key, perhaps.
+      }
+    }
+    throw new SealError('a webhook secret of the v1 form that no configured server key opens');
   }
 }
 
-export const DEVELOPMENT_KEY_FILE = 'webhook-secret.key';
-
-const boxes = new Map<string, Promise<SecretBox>>();
-
-/**
- * The box for this configuration: WEBHOOK_SECRET_KEY, or the development key under
- * DATA_DIR (created on first use; concurrent processes agree on the first one written).
- */
-export function secretBoxFor(config: Pick<Config, 'webhooks' | 'dataDir' | 'isProduction'>): Promise<SecretBox> {
-  if (config.webhooks.secretKey) return Promise.resolve(new SecretBox(config.webhooks.secretKey));
-  if (config.isProduction) return Promise.reject(new Error('WEBHOOK_SECRET_KEY is required in production'));
-  const file = path.join(config.dataDir, DEVELOPMENT_KEY_FILE);
-  let box = boxes.get(file);
-  if (!box) {
-    box = developmentKey(file).then((key) => new SecretBox(key));
-    box.catch(() => boxes.delete(file));
-    boxes.set(file, box);
-  }
-  return box;
-}
-
-async function developmentKey(file: string): Promise<Buffer> {
-  await mkdir(path.dirname(file), { recursive: true });
-  try {
-    await writeFile(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  // Another process may have just created it: wait until its content is whole.
-  for (let i = 0; ; i++) {
-    const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
-    if (key.length === 32) return key;
-    if (i >= 50) throw new Error(`${file} does not hold a base64 32-byte key`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** The webhook secrets of this configuration (see serverKeysFor). */
+export async function webhookSecretsFor(
+  config: Pick<Config, 'webhooks' | 'dataDir' | 'isProduction'>,
+): Promise<WebhookSecrets> {
+  return new WebhookSecrets(await serverKeysFor(config));
 }

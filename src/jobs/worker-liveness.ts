@@ -16,16 +16,16 @@ import type { Logger } from '../logger.js';
 
 /** The first key of the two-key advisory locks: "whk" + 1, so as not to meet other advisory locks. */
 const LOCK_SPACE = 0x77686b01;
-/**
- * An id whose jobs were all locked longer ago than this may be judged. A pool
- * marks itself as it starts, on a connection already open: this covers the
- * moment between its first fetch and that mark being granted.
- */
-const MARK_GRACE = '1 second';
 
 export interface Liveness {
   /** Frees the jobs of dead workers now; returns the worker ids freed. */
   recover(): Promise<string[]>;
+  /**
+   * Resolves once every id this process has started locks jobs under is marked.
+   * Workers wait for it before their first fetch (worker.ts), so no job is ever
+   * locked under an id that another process could take for dead.
+   */
+  marked(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,8 +57,7 @@ export async function startLiveness(
     const client = await pool.connect();
     try {
       const { rows } = await client.query<{ id: string }>(
-        `select locked_by as id from graphile_worker._private_jobs where locked_by is not null
-          group by locked_by having max(locked_at) < now() - interval '${MARK_GRACE}'`,
+        `select distinct locked_by as id from graphile_worker._private_jobs where locked_by is not null`,
       );
       const dead: string[] = [];
       for (const { id } of rows) {
@@ -88,6 +87,7 @@ export async function startLiveness(
 
   return {
     recover,
+    marked: () => held,
     async close() {
       clearInterval(timer);
       await held;

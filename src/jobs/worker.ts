@@ -21,7 +21,8 @@ import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK } from './delivery-jobs.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { PRUNE, pruneTask } from './prune.js';
-import { secretBoxFor } from './webhook-secrets.js';
+import { resealWebhookSecrets } from './webhook-secret-reseal.js';
+import { webhookSecretsFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
@@ -51,8 +52,17 @@ function workerLogger(logger: Logger): WorkerLogger {
   });
 }
 
+/** Each worker's first fetch waits until the ids it locks jobs under are marked alive. */
+function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
+  return {
+    name: 'WaitForLivenessMarks',
+    version: '1.0.0',
+    worker: { hooks: { startWorker: () => liveness.marked() } },
+  };
+}
+
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
-  const secrets = await secretBoxFor(config);
+  const secrets = await webhookSecretsFor(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
   const connectionError = (error: Error & { code?: string }) =>
     logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
@@ -63,6 +73,9 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
   let liveness: Liveness | undefined;
   let fanOut: FanOutDispatcher | undefined;
   try {
+    // Secrets written under a previous master key (or before key ids) move to the current one.
+    const sealing = await resealWebhookSecrets(pool, secrets, logger);
+    if (sealing.resealed || sealing.unreadable) logger.info(sealing, 'webhook secrets sealed under the current key');
     liveness = await startLiveness(databaseUrl, pool, events, logger, config.worker.recoverIntervalMs);
     runner = await run({
       pgPool: pool,
@@ -77,6 +90,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
+      preset: { plugins: [waitForLivenessMarks(liveness)] },
     });
     // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.
     await liveness.recover();

@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import { credentialHolder, type Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import type { CredentialResolver } from '../auth/credentials.js';
 import { DomainError } from '../errors.js';
@@ -109,7 +109,15 @@ export function createRestRouter(deps: RestDependencies): Router {
       const result = idempotencyKey
         ? await answerOnce(
             deps.idempotency,
-            { organizationId: principal.organizationId, key: idempotencyKey, req, res },
+            {
+              scope: {
+                organizationId: principal.organizationId,
+                credential: credentialHolder(principal),
+                key: idempotencyKey,
+              },
+              req,
+              res,
+            },
             () => answer(req, principal),
           )
         : await answer(req, principal);

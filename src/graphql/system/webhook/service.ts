@@ -18,7 +18,7 @@ import {
 } from '../../../jobs/delivery-jobs.js';
 import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
-import { generateWebhookSecret, secretBoxFor, type SecretBox } from '../../../jobs/webhook-secrets.js';
+import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
@@ -39,14 +39,19 @@ const LABEL = 'Webhook';
 
 export class WebhookService {
   private readonly config: Pick<Config, 'isProduction' | 'webhooks' | 'dataDir'>;
+  private sealing?: Promise<WebhookSecrets>;
 
   constructor(private readonly db: ServiceDependencies) {
     // Tools that build services without a configuration read it from the environment.
     this.config = db.config ?? parseConfig(process.env);
   }
 
-  private secrets(): Promise<SecretBox> {
-    return secretBoxFor(this.config);
+  private secrets(): Promise<WebhookSecrets> {
+    if (!this.sealing) {
+      this.sealing = webhookSecretsFor(this.config);
+      this.sealing.catch(() => (this.sealing = undefined)); // tried again next time
+    }
+    return this.sealing;
   }
 
   list(principal: Principal, args: unknown): Promise<Page<Webhook>> {
@@ -63,14 +68,15 @@ export class WebhookService {
     await this.requireDeliverableUrl(data.url);
     const secret = generateWebhookSecret();
     const disabled = data.status === 'disabled';
+    const id = newId('webhook');
     const row = await this.db.prisma.webhook.create({
       data: {
-        id: newId('webhook'),
+        id,
         organizationId: principal.organizationId,
         url: data.url,
         events: data.events,
         description: data.description ?? null,
-        secretEncrypted: (await this.secrets()).seal(secret),
+        secretEncrypted: (await this.secrets()).seal(id, secret),
         status: disabled ? 'disabled' : 'enabled',
         ...(disabled && { disabledReason: 'Disabled through the API', disabledAt: new Date() }),
       },
@@ -117,14 +123,28 @@ export class WebhookService {
     return true;
   }
 
-  /** A new signing secret, effective for every delivery from now on; the old one stops at once. */
+  /**
+   * A new signing secret for every delivery from now on. The secret it replaces still
+   * signs beside it for WEBHOOK_SECRET_ROTATION_GRACE_S (Standard Webhooks' several
+   * signatures), so receivers can switch without failing; a rotation within that time
+   * ends the older secret at once (only the one replaced last is kept).
+   */
   async rotateSecret(principal: Principal, id: string): Promise<NewWebhook> {
     requireWellFormedId('webhook', LABEL, id);
     const secret = generateWebhookSecret();
-    const sealed = (await this.secrets()).seal(secret);
+    const sealed = (await this.secrets()).seal(id, secret);
+    const graceMs = this.config.webhooks.secretRotationGraceSeconds * 1000;
     return this.db.prisma.$transaction(async (tx) => {
-      await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
-      const row = await tx.webhook.update({ where: { id }, data: { secretEncrypted: sealed } });
+      const current = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
+      const row = await tx.webhook.update({
+        where: { id },
+        data: {
+          secretEncrypted: sealed,
+          // Sealed for this webhook id like the new one, so it moves over as it is.
+          previousSecretEncrypted: graceMs > 0 ? current.secretEncrypted : null,
+          previousSecretExpiresAt: graceMs > 0 ? new Date(Date.now() + graceMs) : null,
+        },
+      });
       return { ...toPublic(NewWebhook, { ...row, secret }), secret };
     });
   }

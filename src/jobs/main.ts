@@ -8,6 +8,7 @@ import { loadConfigOrExit } from '../config.js';
 import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { isOperatorProblem } from '../db/start-errors.js';
+import { logLocalConveniences } from '../local-conveniences.js';
 import { createLogger } from '../logger.js';
 import { startWorker, type Worker } from './worker.js';
 
@@ -16,6 +17,7 @@ const STOP_MS = 20_000;
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
+logLocalConveniences(config, logger);
 let database: AttachedDatabase | undefined;
 let worker: Worker | undefined;
 let stopping = false;

@@ -95,10 +95,15 @@ export interface Page {
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly base: string) {}
+  /** `headers` go with every request (e.g. X-Forwarded-For, as a proxy in front would add). */
+  constructor(
+    private readonly base: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private async send(path: string, init: RequestInit): Promise<Page> {
-    const headers = new Headers(init.headers);
+    const headers = new Headers(this.headers);
+    new Headers(init.headers).forEach((value, name) => headers.set(name, value));
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     const res = await fetch(new URL(path, this.base), { ...init, headers, redirect: 'manual' });
     for (const cookie of res.headers.getSetCookie()) {

@@ -33,7 +33,6 @@ const HARD_EXIT_MS = SHUTDOWN_DRAIN_MS + STOP_WORKER_MS + CLOSE_POOLS_MS + 45_00
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
-logLocalConveniences(config, logger);
 
 let opening: Promise<DatabaseHandle> | undefined;
 let platform: Platform | undefined;
@@ -93,6 +92,8 @@ async function start(): Promise<void> {
   platform = await createPlatform(config, database.url, logger);
   keepOnlyOurSignalHandlers();
   if (stopping) return;
+  // Said once the database is ready (a start that fails before says only why).
+  logLocalConveniences(config, logger);
   if (config.localConveniences) {
     const demo = await bootstrapDemo(platform.services);
     if (demo) process.stdout.write(demoBanner(demo, config.publicUrl) + '\n');

@@ -17,7 +17,6 @@ const STOP_MS = 20_000;
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
-logLocalConveniences(config, logger);
 let database: AttachedDatabase | undefined;
 let worker: Worker | undefined;
 let stopping = false;
@@ -53,6 +52,7 @@ try {
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (!stopping) {
     worker = await startWorker({ config, databaseUrl: database.url, logger });
+    logLocalConveniences(config, logger);
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }
 } catch (error) {

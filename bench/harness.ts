@@ -171,9 +171,9 @@ export function startCommandArguments(): string[] {
 
 /**
  * The service's environment in every bench: `npm start`'s defaults, quiet logs, the
- * rate limit out of the way. NODE_ENV stays development, the default, so webhooks may
- * go to a receiver on loopback (production refuses private addresses); it otherwise
- * only adds the demo organization at first start.
+ * rate limit out of the way. NODE_ENV=development turns local conveniences on, so
+ * webhooks may go to a receiver on loopback (the strict policy refuses private
+ * addresses); it otherwise only adds the demo organization at first start.
  */
 export function serviceEnv(databaseUrl: string): Record<string, string> {
   return {

@@ -1,5 +1,6 @@
-// First run outside production: an empty database gets a demo organization, an
-// admin user and an `admin` API key, printed once with a ready-to-paste curl line.
+// First run with local conveniences on (src/local-conveniences.ts): an empty database
+// gets a demo organization, an admin user and an `admin` API key, printed once with a
+// ready-to-paste curl line. Never on a deployment: it prints a password and keys.
 import { operatorPrincipal } from './auth/principal.js';
 import { randomToken } from './auth/secrets.js';
 import type { Services } from './graphql/modules.js';

@@ -1,8 +1,10 @@
 // Every setting the service reads from the environment, parsed and validated once.
 // An invalid value stops the process with a message naming the variable.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseServerKey, type ServerKey } from './auth/server-keys.js';
+import { localConveniencesFor, type LocalConveniences } from './local-conveniences.js';
 
 const optionalString = z
   .string()
@@ -37,10 +39,21 @@ const serverKeyList = z.string().transform((value, context): ServerKey[] => {
 });
 
 const environmentSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Unset is not development: the strict policies hold unless local conveniences are on
+  // (src/local-conveniences.ts).
+  NODE_ENV: optionalString.pipe(z.enum(['development', 'production', 'test']).optional()),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: integer(3000, 0, 65535),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  // Which proxies' X-Forwarded-For/-Proto to believe, as Express's `trust proxy` takes it.
+  TRUST_PROXY: optionalString.transform((value, ctx) => {
+    const parsed = parseTrustProxy(value ?? 'loopback');
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
   DATABASE_URL: optionalString.pipe(
     z
       .string()
@@ -133,12 +146,50 @@ const environmentSchema = z.object({
 
 export type Environment = z.infer<typeof environmentSchema>;
 
+/** Express's `trust proxy`: no proxy, the number of hops in front, or addresses, subnets and their names. */
+export type TrustProxy = false | number | string[];
+
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY's value, or why it is refused. */
+function parseTrustProxy(value: string): TrustProxy | string {
+  if (value === 'false') return false;
+  if (value === 'true') {
+    return 'true would believe any X-Forwarded-For a client sends: give the number of proxies in front of the service, or their addresses';
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= 10 ? hops : 'must be at most 10 hops';
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!TRUST_PROXY_NAMES.includes(entry) && !isAddressOrSubnet(entry)) {
+      return `${JSON.stringify(entry)} is not an IP address, a subnet (address/prefix) or one of ${TRUST_PROXY_NAMES.join(', ')}`;
+    }
+  }
+  return entries;
+}
+
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 export interface Config {
+  /** Unset when NODE_ENV is: not development (src/local-conveniences.ts). */
   nodeEnv: Environment['NODE_ENV'];
+  /** NODE_ENV=production, said explicitly. */
   isProduction: boolean;
+  /** On (with the reason): the policies are relaxed for a developer's machine; null: strict. */
+  localConveniences: LocalConveniences | null;
   host: string;
   port: number;
   publicUrl: string;
+  /** Express's `trust proxy`: whose X-Forwarded-For and X-Forwarded-Proto are believed. */
+  trustProxy: TrustProxy;
   /** Unset: the service starts an embedded PostgreSQL under dataDir. */
   databaseUrl?: string;
   databasePoolSize: number;
@@ -225,9 +276,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
+    localConveniences: localConveniencesFor({ nodeEnv: e.NODE_ENV, databaseUrl: e.DATABASE_URL, host: e.HOST }),
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `${scheme}://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 // npm start: configuration, database (embedded unless DATABASE_URL), migrations,
-// first-run demo data, the background worker (unless WORKER=off), then the HTTP(S)
+// first-run demo data (local conveniences only), the background worker (unless WORKER=off), then the HTTP(S)
 // server until SIGINT/SIGTERM/SIGHUP, when it stops in order: the HTTP server
 // drains, the worker finishes its jobs in flight, the pools close, then PostgreSQL.
 import 'reflect-metadata';
@@ -15,6 +15,7 @@ import { isOperatorProblem } from './db/start-errors.js';
 import { drainable, type Drainable } from './drain.js';
 import { configureHttpServer } from './http/server-options.js';
 import { startWorker, type Worker } from './jobs/worker.js';
+import { logLocalConveniences } from './local-conveniences.js';
 import { createLogger } from './logger.js';
 import { createPlatform, type Platform } from './server.js';
 
@@ -91,7 +92,9 @@ async function start(): Promise<void> {
   platform = await createPlatform(config, database.url, logger);
   keepOnlyOurSignalHandlers();
   if (stopping) return;
-  if (!config.isProduction) {
+  // Said once the database is ready (a start that fails before says only why).
+  logLocalConveniences(config, logger);
+  if (config.localConveniences) {
     const demo = await bootstrapDemo(platform.services);
     if (demo) process.stdout.write(demoBanner(demo, config.publicUrl) + '\n');
   }

@@ -10,6 +10,7 @@ import { DomainError } from './errors.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
 import { identifyClient } from './http/authenticate.js';
+import { declarePublicUrl } from './http/https-request.js';
 import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
 import { createGraphQLHttp } from './http/graphql.js';
@@ -17,6 +18,7 @@ import { IdempotencyStore } from './http/idempotency.js';
 import { SharedRateLimiter } from './http/rate-limit.js';
 import { createRateLimitStore } from './http/rate-limit-store.js';
 import { securityHeaders } from './http/security-headers.js';
+import { requireHostHeader } from './http/server-options.js';
 import type { Logger } from './logger.js';
 import { metadataHandler } from './oauth/metadata.js';
 import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
@@ -63,9 +65,13 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  // Whose X-Forwarded-For (req.ip: per-address budgets) and X-Forwarded-Proto (req.secure) to believe.
+  app.set('trust proxy', config.trustProxy);
+  declarePublicUrl(app, config.publicUrl);
 
   app.use(securityHeaders());
+  // Node's own check is off (configureHttpServer), so that this answer is in the envelope.
+  app.use(requireHostHeader);
   // Liveness costs nothing and must answer probes whatever else happens: before any limit.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // Before anything reads a body or a credential: a declared body over the limit, an

@@ -45,6 +45,17 @@ interface Service {
   stop(): Promise<Exit & { ms: number }>;
 }
 
+/** The start-up log's line when local conveniences are on, and why (src/local-conveniences.ts). */
+function relaxedBecause(stdout: string): string | undefined {
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('local conveniences on')) continue;
+    const entry = JSON.parse(line) as { level: number; reason: string };
+    expect(entry.level).toBe(40); // warn
+    return entry.reason;
+  }
+  return undefined;
+}
+
 const running = new Set<Service>();
 /** Clusters the services started (DATA_DIR/postgres/cluster), to stop leftovers. */
 const clusters = new Set<string>();
@@ -173,6 +184,7 @@ describe('first run with DATABASE_URL (development)', () => {
 
       const first = startService(env, port);
       await first.ready;
+      expect(relaxedBecause(first.stdout())).toBe('NODE_ENV=development');
       const banner = parseBanner(first.stdout());
       expect(banner.curlKey).toBe(banner.key);
       expect(banner.curlUrl).toBe(`http://127.0.0.1:${port}/v1/crm/contacts`);
@@ -233,6 +245,25 @@ describe('first run with DATABASE_URL (development)', () => {
       service.child.kill('SIGINT');
       const exit = await service.exited;
       expect.soft(exit, service.stderr()).toEqual({ code: 0, signal: null });
+    },
+    SLOW,
+  );
+});
+
+describe('first run with DATABASE_URL and no NODE_ENV (a deployment that forgot it)', () => {
+  it(
+    'keeps the strict policies: no demo organization, no credentials printed, no relaxed policy logged',
+    async () => {
+      const database = await newDatabase();
+      const service = startService({ DATABASE_URL: database.url }, await freePort());
+      await service.ready;
+      expect(relaxedBecause(service.stdout())).toBeUndefined();
+      expect(service.stdout()).not.toContain(BANNER);
+      expect(service.stdout()).not.toMatch(/bpk_|bps_|admin@demo/);
+      expect(await countOrganizations(database.url)).toBe(0);
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      const stopped = await service.stop();
+      expect.soft(stopped, service.stderr()).toMatchObject({ code: 0, signal: null });
     },
     SLOW,
   );
@@ -299,10 +330,15 @@ describe('first run on a fresh machine (no DATABASE_URL)', () => {
       clusters.add(path.join(dataDir, 'postgres', 'cluster'));
       const pgPort = await freePort();
       const port = await freePort();
-      const env = { NODE_ENV: 'development', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) };
+      // As a user runs `npm start`: no NODE_ENV, HOST 127.0.0.1, the embedded PostgreSQL.
+      const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) };
 
       const first = startService(env, port);
       await first.ready;
+      // The one case that is surely local: the demo banner and local receivers are on, and the log says why.
+      expect(relaxedBecause(first.stdout())).toBe(
+        'NODE_ENV is unset, the database is the embedded PostgreSQL and HOST 127.0.0.1 is loopback',
+      );
       expect(existsSync(path.join(dataDir, 'postgres', 'cluster', 'PG_VERSION'))).toBe(true);
       expect(await portIsFree(pgPort)).toBe(false);
       const banner = parseBanner(first.stdout());

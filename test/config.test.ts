@@ -23,8 +23,10 @@ describe('parseConfig defaults', () => {
     const config = parseConfig({});
     expect(config.port).toBe(3000);
     expect(config.host).toBe('127.0.0.1');
-    expect(config.nodeEnv).toBe('development');
+    // Unset is not development: see 'local conveniences' below for what it relaxes, and when.
+    expect(config.nodeEnv).toBeUndefined();
     expect(config.isProduction).toBe(false);
+    expect(config.trustProxy).toEqual(['loopback']);
     expect(config.rateLimit).toEqual({ max: 600, windowSeconds: 60 });
     // No DATABASE_URL: the embedded PostgreSQL under .data/.
     expect(config.databaseUrl).toBeUndefined();
@@ -117,6 +119,56 @@ describe('parseConfig defaults', () => {
   });
 });
 
+describe('local conveniences (the relaxed policies of a developer machine)', () => {
+  const key = Buffer.alloc(32, 7).toString('base64');
+  const databaseUrl = 'postgresql://app@db.internal:5432/platform';
+  const embeddedOnLoopback = /^NODE_ENV is unset, the database is the embedded PostgreSQL and HOST .+ is loopback$/;
+
+  it.each([
+    ['NODE_ENV unset, embedded PostgreSQL, default HOST (npm start)', {}, embeddedOnLoopback],
+    ['NODE_ENV blank, embedded, HOST ::1', { NODE_ENV: '', HOST: '::1' }, embeddedOnLoopback],
+    ['NODE_ENV unset, embedded, HOST localhost', { HOST: 'localhost' }, embeddedOnLoopback],
+    ['NODE_ENV unset, embedded, HOST 127.0.0.2', { HOST: '127.0.0.2' }, embeddedOnLoopback],
+    [
+      'NODE_ENV=development on a DATABASE_URL, HOST 0.0.0.0',
+      { NODE_ENV: 'development', DATABASE_URL: databaseUrl, HOST: '0.0.0.0' },
+      /^NODE_ENV=development$/,
+    ],
+    ['NODE_ENV=test on a DATABASE_URL', { NODE_ENV: 'test', DATABASE_URL: databaseUrl }, /^NODE_ENV=test$/],
+  ])('are on with %s, saying why', (_case, env, reason) => {
+    const config = parseConfig(env);
+    expect(config.localConveniences?.reason).toMatch(reason);
+  });
+
+  it.each([
+    ['NODE_ENV unset on a DATABASE_URL', { DATABASE_URL: databaseUrl }],
+    ['NODE_ENV unset on a DATABASE_URL, HOST loopback', { DATABASE_URL: databaseUrl, HOST: '127.0.0.1' }],
+    ['NODE_ENV unset, embedded, HOST 0.0.0.0', { HOST: '0.0.0.0' }],
+    ['NODE_ENV unset, embedded, HOST ::', { HOST: '::' }],
+    ['NODE_ENV unset, embedded, HOST a LAN address', { HOST: '192.168.1.20' }],
+    ['NODE_ENV=production, even embedded on loopback', { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: key }],
+  ])('are off with %s', (_case, env) => {
+    expect(parseConfig(env).localConveniences).toBeNull();
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it("takes what Express's trust proxy takes: hops, false, or addresses, subnets and their names", () => {
+    expect(parseConfig({}).trustProxy).toEqual(['loopback']);
+    expect(parseConfig({ TRUST_PROXY: ' ' }).trustProxy).toEqual(['loopback']);
+    expect(parseConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    expect(parseConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::/8,192.0.2.1,uniquelocal' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.1',
+      'uniquelocal',
+    ]);
+  });
+});
+
 describe('parseConfig rejects invalid values, naming the variable', () => {
   const cases: [string, NodeJS.ProcessEnv, string][] = [
     ['a PORT that is not a number', { PORT: 'abc' }, 'PORT'],
@@ -133,6 +185,11 @@ describe('parseConfig rejects invalid values, naming the variable', () => {
     ['only TLS_CERT_FILE', { TLS_CERT_FILE: '/etc/tls/cert.pem' }, 'TLS_CERT_FILE'],
     ['only TLS_KEY_FILE', { TLS_KEY_FILE: '/etc/tls/key.pem' }, 'TLS_KEY_FILE'],
     ['production without WEBHOOK_SECRET_KEY', { NODE_ENV: 'production' }, 'WEBHOOK_SECRET_KEY'],
+    ['TRUST_PROXY=true (any client could claim any address)', { TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    ['a TRUST_PROXY hop count over 10', { TRUST_PROXY: '11' }, 'TRUST_PROXY'],
+    ['a TRUST_PROXY host name', { TRUST_PROXY: 'loopback, proxy.internal' }, 'TRUST_PROXY'],
+    ['a TRUST_PROXY prefix too long', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    ['an empty TRUST_PROXY entry', { TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
     [
       'a WEBHOOK_SECRET_KEY of 16 bytes',
       { WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') },

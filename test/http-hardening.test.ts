@@ -228,6 +228,48 @@ describe("errors Node's HTTP parser finds", () => {
   });
 });
 
+describe('answers Node would write with an empty body, or none', () => {
+  const server = useServer();
+
+  it('answers an HTTP/1.1 request without Host with 400 in the envelope naming Host, and closes', async () => {
+    for (const path of ['/healthz', '/v1/crm/contacts', '/graphql', '/oauth/token']) {
+      const res = await rawRequest(server.url, `GET ${path} HTTP/1.1\r\n\r\n`);
+      expectEnvelope(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.field).toBe('Host');
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.closed).toBe(true);
+    }
+    // HTTP/1.0 may leave it out.
+    const old = await rawRequest(server.url, 'GET /healthz HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+    expect(old.body).toEqual({ status: 'ok' });
+  });
+
+  it.each([
+    [
+      'an Expect other than 100-continue',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n',
+      417,
+      'VALIDATION_ERROR',
+    ],
+    [
+      'CONNECT (this is no proxy)',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      405,
+      'METHOD_NOT_ALLOWED',
+    ],
+    ['an HTTP version that is not 1.x', 'GET /healthz HTTP/3.0\r\nHost: x\r\n\r\n', 505, 'VALIDATION_ERROR'],
+  ] as const)('answers %s in the envelope, and closes', async (_name, request, status, code) => {
+    const res = await rawRequest(server.url, request);
+    expectEnvelope(res, status, code);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    if (status === 405) expect(res.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE');
+    expect(res.closed).toBe(true);
+  });
+});
+
 describe('server timeouts', () => {
   it('are the documented defaults', () => {
     const server = http.createServer();

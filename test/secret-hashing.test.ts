@@ -8,10 +8,9 @@ import { hashPassword, verifyPassword } from '../src/auth/passwords.js';
 import { hashIssuedSecret, randomToken, sha256Hex } from '../src/auth/secrets.js';
 import { useServer } from './support/fixtures.js';
 import {
-  authorizeUrl,
+  consentUrl,
   Browser,
   createApp,
-  pkcePair,
   createKeyWithSecret,
   createUser,
   tokenRequest,
@@ -125,13 +124,7 @@ describe('a password stored at the old cost (scrypt N=2^14)', () => {
     expect(before.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
     const signIn = async () => {
       const browser = new Browser(server.url);
-      const url = authorizeUrl({
-        client_id: app.clientId,
-        redirect_uri: app.redirectUri,
-        response_type: 'code',
-        code_challenge: pkcePair().challenge,
-        code_challenge_method: 'S256',
-      });
+      const url = consentUrl(app);
       return browser.signIn(await browser.get(url), user);
     };
 

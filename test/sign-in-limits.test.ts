@@ -3,7 +3,7 @@
 // checked, and a right password gives its point back.
 import { describe, expect, it } from 'vitest';
 import { useServer, type ServerFixture } from './support/fixtures.js';
-import { authorizeUrl, Browser, createApp, createUser, formOf, pkcePair, type TestUser } from './support/oauth.js';
+import { Browser, consentUrl, createApp, createUser, formOf, type TestUser } from './support/oauth.js';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -11,13 +11,7 @@ const REDIS_URL = process.env.REDIS_URL;
 async function signInPage(server: ServerFixture) {
   const org = await server.org();
   const app = await createApp(server, org.id);
-  const url = authorizeUrl({
-    client_id: app.clientId,
-    redirect_uri: app.redirectUri,
-    response_type: 'code',
-    code_challenge: pkcePair().challenge,
-    code_challenge_method: 'S256',
-  });
+  const url = consentUrl(app);
   /** A browser on the sign-in page: `submit` posts its form (as often as asked, also at once). */
   const open = async () => {
     const browser = new Browser(server.url);

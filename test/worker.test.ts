@@ -31,6 +31,8 @@ function startWorkerProcess(env: Record<string, string> = {}): {
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? ROOT,
+      // Its receivers are on loopback: local conveniences (src/local-conveniences.ts).
+      NODE_ENV: 'test',
       DATABASE_URL: server.databaseUrl,
       WEBHOOK_SECRET_KEY: KEY,
       WORKER_POLL_INTERVAL_MS: '100',

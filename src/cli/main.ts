@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     if (applied.length) await note(`applied migrations: ${applied.join(', ')}`);
     const clients = connectDatabase(database.url, 2);
     prisma = clients.prisma;
-    const output = await runner(createServices(clients));
+    const output = await runner(createServices({ ...clients, config }));
     await write(io.stdout, json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {

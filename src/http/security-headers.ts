@@ -1,9 +1,10 @@
 // Response headers for a JSON API (helmet; OWASP's REST Security Cheat Sheet):
 // no MIME sniffing, no Referer leaking URLs with ids, nothing may frame or run
-// anything from an answer, and HSTS on answers to requests made over TLS
-// (directly, or through a proxy the app trusts, see `trust proxy`).
+// anything from an answer, and HSTS on answers to requests made over https
+// (directly, through a proxy the app trusts, or to an https PUBLIC_URL: https-request.ts).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import { reachedOverHttps } from './https-request.js';
 
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
@@ -16,7 +17,7 @@ export function securityHeaders(): RequestHandler {
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
-    // Sent below, and only over TLS: a plain-HTTP answer claiming it would be a lie browsers ignore.
+    // Sent below, and only over https: a plain-HTTP answer claiming it would be a lie browsers ignore.
     strictTransportSecurity: false,
   });
   const forLandingPage = helmet({
@@ -26,7 +27,7 @@ export function securityHeaders(): RequestHandler {
   });
   const hsts = helmet.strictTransportSecurity({ maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.secure) hsts(req, res, () => {});
+    if (reachedOverHttps(req)) hsts(req, res, () => {});
     (isGraphQLLandingPage(req) ? forLandingPage : forApi)(req, res, next);
   };
 }

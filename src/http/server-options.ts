@@ -1,16 +1,19 @@
 // What the HTTP(S) server itself decides, before Express sees a request: how
 // long a client may take to send its headers and its whole request, how long
-// an idle keep-alive connection stays open, the answer to a request Node's
-// parser refuses (in the envelope, not Node's bare status line), and whether to
-// invite a body announced with `Expect: 100-continue`.
+// an idle keep-alive connection stays open, whether to invite a body announced
+// with `Expect: 100-continue`, and every answer Node would otherwise write itself
+// with an empty body or none (a request its parser refuses, an HTTP/1.1 request
+// without Host, an `Expect` it cannot meet, CONNECT): each in the envelope.
 //
 // Call configureHttpServer(server, config) on every server that serves the
-// platform's app, before listen().
+// platform's app, before listen(), and put requireHostHeader first in the app.
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config.js';
-import type { ErrorCode } from '../errors.js';
+import { DomainError, type ErrorCode } from '../errors.js';
+import { sendError } from './errors.js';
 
 /** Node's default, stated: request line plus headers, in bytes (431 above it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -23,10 +26,16 @@ interface ParserAnswer {
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Payload Too Large',
+  417: 'Expectation Failed',
   431: 'Request Header Fields Too Large',
+  505: 'HTTP Version Not Supported',
 };
+
+/** The methods the service serves on some path; CONNECT is none of them. */
+const SERVED_METHODS = 'GET, HEAD, POST, PUT, DELETE';
 
 /** The answer to an error Node's HTTP parser (or its timers) raised on a connection. */
 export function parserErrorAnswer(error: NodeJS.ErrnoException, config: Pick<Config, 'http'>): ParserAnswer {
@@ -49,6 +58,8 @@ export function parserErrorAnswer(error: NodeJS.ErrnoException, config: Pick<Con
       };
     case 'HPE_INVALID_METHOD':
       return { status: 400, code: 'VALIDATION_ERROR', message: 'The request method is not valid' };
+    case 'HPE_INVALID_VERSION':
+      return { status: 505, code: 'VALIDATION_ERROR', message: 'The HTTP version is not supported: use HTTP/1.1' };
     case 'HPE_INVALID_URL':
       return { status: 400, code: 'VALIDATION_ERROR', message: 'The request target is not a valid URL' };
     case 'HPE_INVALID_CONTENT_LENGTH':
@@ -67,20 +78,34 @@ export function parserErrorAnswer(error: NodeJS.ErrnoException, config: Pick<Con
   }
 }
 
+/** The headers of an answer the server writes itself, before the app's own. */
+function answerHeaders(body: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...extra,
+    Connection: 'close',
+  };
+}
+
+const envelope = ({ code, message }: ParserAnswer) => JSON.stringify({ error: { code, message } });
+
 /** The whole raw response: the envelope, closed connection, the headers every answer carries. */
-function rawAnswer({ status, code, message }: ParserAnswer): string {
-  const body = JSON.stringify({ error: { code, message } });
-  return [
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    'Referrer-Policy: no-referrer',
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
+function rawAnswer(answer: ParserAnswer, extra?: Record<string, string>): string {
+  const body = envelope(answer);
+  const headers = Object.entries(answerHeaders(body, extra)).map(([name, value]) => `${name}: ${value}`);
+  return [`HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Error'}`, ...headers, '', body].join('\r\n');
+}
+
+/** The same answer on a response Node made (the request was parsed), closing the connection. */
+function answerOn(res: http.ServerResponse, answer: ParserAnswer): void {
+  const body = envelope(answer);
+  res.shouldKeepAlive = false;
+  res.writeHead(answer.status, answerHeaders(body));
+  res.end(body);
 }
 
 /**
@@ -129,10 +154,41 @@ export function configureHttpServer(
     Math.max(100, headersTimeoutMs / 4),
   );
   server.on('clientError', onClientError(config));
+  // Node answers an HTTP/1.1 request without Host with an empty 400: requireHostHeader
+  // (the app's first handler) answers it instead.
+  (server as unknown as { requireHostHeader: boolean }).requireHostHeader = false;
+  // Any Expect but 100-continue: Node's answer is an empty 417.
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) =>
+    answerOn(res, {
+      status: 417,
+      code: 'VALIDATION_ERROR',
+      message: "The Expect header is not supported: only 'Expect: 100-continue' is",
+    }),
+  );
+  // CONNECT (a request to tunnel, for proxies): Node closes the connection without a word.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    socket.end(
+      rawAnswer(
+        { status: 405, code: 'METHOD_NOT_ALLOWED', message: 'CONNECT is not allowed: this service is not a proxy' },
+        { Allow: SERVED_METHODS },
+      ),
+    );
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
   // `Expect: 100-continue` (curl sends it for bodies over 1 MiB): invite the body only
   // if it may be accepted; otherwise the app answers 413 before the client sends it.
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!(Number(req.headers['content-length'] ?? 0) > config.bodyLimitBytes)) res.writeContinue();
     server.emit('request', req, res);
   });
+}
+
+/**
+ * RFC 9112 3.2: an HTTP/1.1 request without a Host header is a 400, here in the
+ * envelope (configureHttpServer turns Node's own, empty answer off). HTTP/1.0 may omit it.
+ */
+export function requireHostHeader(req: Request, res: Response, next: NextFunction): void {
+  if (req.headers.host !== undefined || req.httpVersion !== '1.1') return next();
+  res.setHeader('Connection', 'close');
+  sendError(res, new DomainError('VALIDATION_ERROR', 'An HTTP/1.1 request needs a Host header', 'Host'));
 }

@@ -8,6 +8,7 @@ import { loadConfigOrExit } from '../config.js';
 import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { isOperatorProblem } from '../db/start-errors.js';
+import { logLocalConveniences } from '../local-conveniences.js';
 import { createLogger } from '../logger.js';
 import { startWorker, type Worker } from './worker.js';
 
@@ -51,6 +52,7 @@ try {
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (!stopping) {
     worker = await startWorker({ config, databaseUrl: database.url, logger });
+    logLocalConveniences(config, logger);
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }
 } catch (error) {

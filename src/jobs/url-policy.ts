@@ -1,9 +1,10 @@
-// Where webhooks may be sent. In production a subscriber URL must be https and
-// must not lead into our own network: no loopback, private, link-local (which
-// holds the clouds' metadata service), unique-local, CGNAT, multicast or reserved
-// address. It is checked when the URL is given and again at each delivery, on the
-// very addresses the connection then uses (DNS can change in between). Outside
-// production http and loopback are allowed so that local receivers work.
+// Where webhooks may be sent. A subscriber URL must be https and must not lead
+// into our own network: no loopback, private, link-local (which holds the clouds'
+// metadata service), unique-local, CGNAT, multicast or reserved address. It is
+// checked when the URL is given and again at each delivery, on the very addresses
+// the connection then uses (DNS can change in between). Only with local
+// conveniences on (src/local-conveniences.ts) are http and those addresses allowed,
+// so that receivers on a developer's machine work.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
@@ -52,7 +53,7 @@ function embeddedIpv4(address: string): string | undefined {
   return undefined;
 }
 
-/** Whether a webhook may never be delivered to this address (in production). */
+/** Whether a webhook may never be delivered to this address (under the strict policy). */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return FORBIDDEN.check(address, 'ipv4');
@@ -65,7 +66,7 @@ export function isForbiddenAddress(address: string): boolean {
 }
 
 export interface UrlPolicy {
-  /** Production rules: https only, public addresses only. */
+  /** The rules unless local conveniences are on: https only, public addresses only. */
   strict: boolean;
 }
 

@@ -103,10 +103,15 @@ export interface Page {
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly base: string) {}
+  /** `headers` go with every request (e.g. X-Forwarded-For, as a proxy in front would add). */
+  constructor(
+    private readonly base: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private async send(path: string, init: RequestInit): Promise<Page> {
-    const headers = new Headers(init.headers);
+    const headers = new Headers(this.headers);
+    new Headers(init.headers).forEach((value, name) => headers.set(name, value));
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     const res = await fetch(new URL(path, this.base), { ...init, headers, redirect: 'manual' });
     for (const cookie of res.headers.getSetCookie()) {
@@ -172,6 +177,17 @@ export function authorizeUrl(params: Record<string, string | undefined>): string
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, value);
   return `/oauth/authorize?${query}`;
+}
+
+/** The authorization URL of a code request for the app (with a PKCE challenge): its sign-in and consent pages. */
+export function consentUrl(app: TestApp): string {
+  return authorizeUrl({
+    client_id: app.clientId,
+    redirect_uri: app.redirectUri,
+    response_type: 'code',
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: 'S256',
+  });
 }
 
 /** POST /oauth/token with a form body (or JSON with { json: true }). */

@@ -9,7 +9,7 @@ import { sha256Hex } from '../../auth/secrets.js';
 import type { SessionService, SessionUser } from '../../graphql/system/session/service.js';
 import { clientAddressKey } from '../../http/client-address.js';
 import { sendFormExpired, sendPage, signInPage, CSRF_FIELD } from '../pages.js';
-import { readCookie, SESSION_COOKIE, writeSessionCookie } from './cookie.js';
+import { readSessionCookie, writeSessionCookie } from './cookie.js';
 import { csrfToken, validCsrf } from './csrf.js';
 import { SESSION_LIFETIME_SECONDS } from '../../graphql/system/session/service.js';
 import { generateOAuthSecret } from '../../auth/oauth-token-format.js';
@@ -23,7 +23,7 @@ export interface SignInDependencies {
 
 /** The signed-in user of this browser, or undefined. */
 export function signedInUser(req: Request, sessions: SessionService): Promise<SessionUser | undefined> {
-  return sessions.find(readCookie(req, SESSION_COOKIE));
+  return sessions.find(readSessionCookie(req));
 }
 
 export interface SignInForm {
@@ -85,7 +85,7 @@ export function signInRouter(deps: SignInDependencies): Router {
       return sendSignIn(req, res, { continueTo, email, error: 'The email or password is not right.', status: 401 });
     }
     await succeeded(deps.limits, keys);
-    await deps.sessions.end(readCookie(req, SESSION_COOKIE));
+    await deps.sessions.end(readSessionCookie(req));
     const session = await deps.sessions.start(user);
     writeSessionCookie(req, res, session.token, SESSION_LIFETIME_SECONDS);
     res.redirect(303, continueTo);
@@ -95,7 +95,7 @@ export function signInRouter(deps: SignInDependencies): Router {
     if (!validCsrf(req, field(req.body, CSRF_FIELD))) {
       return sendFormExpired(res);
     }
-    await deps.sessions.end(readCookie(req, SESSION_COOKIE));
+    await deps.sessions.end(readSessionCookie(req));
     writeSessionCookie(req, res, generateOAuthSecret('session').value);
     res.redirect(303, localPath(field(req.body, 'continue')) ?? '/oauth/authorize');
   });

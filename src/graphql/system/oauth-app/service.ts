@@ -203,9 +203,12 @@ export class OauthAppService {
     );
   }
 
-  /** In production, plain http only to the user's own machine (RFC 8252 7.3); https elsewhere. */
+  /**
+   * Plain http only to the user's own machine (RFC 8252 7.3), https elsewhere; any http
+   * with local conveniences on. Strict when no configuration says otherwise.
+   */
   private requireAllowedRedirectUris(uris: readonly string[]): void {
-    if (!this.db.config?.isProduction) return;
+    if (this.db.config?.localConveniences) return;
     for (const uri of uris) {
       const url = new URL(uri);
       const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);

@@ -25,7 +25,7 @@ const eventTypeList = z
   })
   .transform((list) => [...new Set(list as EventType[])]);
 
-/** An absolute http(s) URL; production's stricter rules are the service's (they resolve the host). */
+/** An absolute http(s) URL; the stricter rules of a deployment are the service's (they resolve the host). */
 const webhookUrl = z
   .string()
   .trim()

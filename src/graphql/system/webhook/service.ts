@@ -38,7 +38,7 @@ export const REDELIVER_LIMIT = 10_000;
 const LABEL = 'Webhook';
 
 export class WebhookService {
-  private readonly config: Pick<Config, 'isProduction' | 'webhooks' | 'dataDir'>;
+  private readonly config: Pick<Config, 'isProduction' | 'localConveniences' | 'webhooks' | 'dataDir'>;
   private sealing?: Promise<WebhookSecrets>;
 
   constructor(private readonly db: ServiceDependencies) {
@@ -265,9 +265,9 @@ export class WebhookService {
     );
   }
 
-  /** 400 naming `url` when the URL cannot take webhooks here (production: https to a public address). */
+  /** 400 naming `url` when the URL cannot take webhooks here (strict: https to a public address). */
   private async requireDeliverableUrl(url: string): Promise<void> {
-    const problem = await urlProblem(url, { strict: this.config.isProduction });
+    const problem = await urlProblem(url, { strict: !this.config.localConveniences });
     if (problem) throw new DomainError('VALIDATION_ERROR', `'url': ${problem}`, 'url');
   }
 }

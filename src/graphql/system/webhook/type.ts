@@ -19,7 +19,10 @@ export class Webhook {
   @Public.id()
   id!: string;
 
-  @Public.text({ description: 'Where events are POSTed. In production: https, to a public address.' })
+  @Public.text({
+    description:
+      'Where events are POSTed: https, to a public address (http and private addresses only in local development).',
+  })
   url!: string;
 
   @Public.of(eventTypeListKind, { description: 'The event types delivered.' })

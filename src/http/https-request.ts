@@ -1,0 +1,20 @@
+// Whether the client reached the service over https: over TLS here, through a
+// proxy that says so and that the service trusts (TRUST_PROXY), or because the
+// address clients use, PUBLIC_URL, is https (a TLS proxy in front whose
+// X-Forwarded-Proto is not trusted, or not sent). What depends on it: the session
+// cookie's Secure flag and __Host- name, and HSTS.
+//
+// Kept as an app setting, as Express keeps `trust proxy` for req.secure, so that
+// every handler asks the request without the configuration passed down to it.
+import type { Express, Request } from 'express';
+
+const PUBLIC_URL_IS_HTTPS = 'public url is https';
+
+/** Declares the service's PUBLIC_URL to the app (once, where the app is composed). */
+export function declarePublicUrl(app: Express, publicUrl: string): void {
+  app.set(PUBLIC_URL_IS_HTTPS, new URL(publicUrl).protocol === 'https:');
+}
+
+export function reachedOverHttps(req: Request): boolean {
+  return req.secure || req.app.get(PUBLIC_URL_IS_HTTPS) === true;
+}

@@ -96,7 +96,7 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
   '/crm/deals': (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
 };
 
-// Bodies of the other operations whose body has required fields, by operationId.
+// Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
 const ACTION_BODIES: Record<string, Body> = {
   postWebhooksIdRedeliver: { since: 0 },
 };
@@ -227,12 +227,9 @@ async function validBody(operation: DocumentedOperation, path: string): Promise<
     expect(current.status, current.text).toBe(200);
     return current.body;
   }
-  if (ACTION_BODIES[operation.operationId]) return ACTION_BODIES[operation.operationId];
   if (!/\{\w+\}/.test(operation.template)) return CREATE_BODIES[operation.template]?.(++counter);
-  if (operation.spec.requestBody.required) {
-    throw new Error(`${operation.operationId} requires a body: give a valid one in ACTION_BODIES`);
-  }
-  return undefined;
+  // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.
+  return ACTION_BODIES[operation.operationId];
 }
 
 /** A query parameter the document types as an integer, given a word. */

@@ -98,7 +98,7 @@ describe('GET /v1/openapi.json', () => {
     expect(url.pathname).toBe('/v1');
   });
 
-  it('lists every REST route, each secured by the bearer scheme', () => {
+  it('lists every REST route, each secured by the bearer scheme but the document itself', () => {
     const operations = Object.fromEntries(
       Object.entries(doc.paths as Record<string, Record<string, unknown>>).map(([path, item]) => [
         path,
@@ -118,6 +118,7 @@ describe('GET /v1/openapi.json', () => {
       '/crm/deals/{id}': ['delete', 'get', 'put'],
       '/events': ['get'],
       '/events/{id}': ['get'],
+      '/openapi.json': ['get'],
       '/oauth-apps': ['get', 'post'],
       '/oauth-apps/{id}': ['delete', 'get', 'put'],
       '/oauth-apps/{id}/rotate-secret': ['post'],
@@ -134,7 +135,11 @@ describe('GET /v1/openapi.json', () => {
 
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     const operationIds = new Set<string>();
+    // The document is public (it describes itself with no security requirement).
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+    operationIds.add(doc.paths['/openapi.json'].get.operationId);
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (path === '/openapi.json') continue;
       for (const [method, operation] of Object.entries(item)) {
         // An API key or an access token (bearerAuth); the access token got through OAuth (oauth2).
         expect(operation.security, `${method} ${path}`).toEqual([
@@ -208,9 +213,14 @@ describe('GET /v1/openapi.json', () => {
     const body = deref(jsonSchemaOf(create.requestBody));
     expect(body.type).toBe('object');
     expect(body.required).toEqual(['email']);
-    expect(Object.keys(body.properties).sort()).toEqual(
+    const fields = Object.keys(body.properties);
+    const readOnly = fields.filter((name) => body.properties[name].readOnly === true);
+    expect(fields.filter((name) => !readOnly.includes(name)).sort()).toEqual(
       ['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort(),
     );
+    // Read-only fields are accepted and ignored (DECISIONS); any other name is refused.
+    expect(readOnly.sort()).toEqual(['createdAt', 'id', 'updatedAt']);
+    expect(body.propertyNames).toEqual({ enum: fields });
 
     const contactRef = { $ref: '#/components/schemas/Contact' };
     const errorRef = { $ref: '#/components/schemas/Error' };

@@ -4,7 +4,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { credentialHolder, type Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import type { CredentialResolver } from '../auth/credentials.js';
@@ -25,14 +25,8 @@ import {
 import type { SharedRateLimiter } from '../http/rate-limit.js';
 import { parseInput, parseQuery } from '../validation.js';
 import { prepareOperation, runOperation } from './execute.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { servedRoutes } from './served-route.js';
-
-/** Set by the service on every record; ignored in request bodies rather than rejected. */
-const ALWAYS_READ_ONLY = ['id', 'createdAt', 'updatedAt'];
-
-/** The body of a POST that takes none (an action such as revoke): any field in it is unknown, not ignored. */
-const NO_FIELDS = z.strictObject({});
 
 export interface RestDependencies {
   schema: GraphQLSchema;
@@ -46,16 +40,6 @@ export interface RestDependencies {
 }
 
 type Locals = Required<Pick<AuthLocals, 'principal'>>;
-
-/**
- * The fields a route's answer shows but its body cannot set (`id`, `closedAt`,
- * ...): ignored in bodies, so a record that was read can be sent back as it is.
- */
-function readOnlyFieldsOf(row: { body?: z.ZodType; response?: z.ZodType }): string[] {
-  const shown = row.response instanceof z.ZodObject ? Object.keys(row.response.shape) : [];
-  const settable = new Set(row.body instanceof z.ZodObject ? Object.keys(row.body.shape) : []);
-  return [...new Set([...ALWAYS_READ_ONLY, ...shown])].filter((field) => !settable.has(field));
-}
 
 function withoutFields(body: unknown, fields: readonly string[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
@@ -79,15 +63,14 @@ export function createRestRouter(deps: RestDependencies): Router {
   const routes = servedRoutes(deps.schema, ROUTES);
   const openApi = buildOpenApiDocument(routes, deps.publicUrl);
 
-  router.get('/openapi.json', (_req, res) => void res.json(openApi));
+  router.get(OPENAPI_PATH, (_req, res) => void res.json(openApi));
 
   router.use(authenticate(deps.credentials, deps.rateLimiter));
 
   const methodsByPath = new Map<string, string[]>();
   for (const row of routes) {
     const operation = prepareOperation(deps.schema, row.operation);
-    const hasBody = row.method === 'post' || row.method === 'put';
-    const readOnly = readOnlyFieldsOf(row);
+    const hasBody = row.body !== undefined;
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
 
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
@@ -95,7 +78,7 @@ export function createRestRouter(deps: RestDependencies): Router {
       const variables = row.variables({
         params: req.params as Record<string, string>,
         query: row.query ? parseQuery(row.query, req.query) : undefined,
-        body: parseBody(row.body ?? (hasBody ? NO_FIELDS : undefined), req.body, readOnly),
+        body: parseBody(row.body, req.body, row.readOnly),
       });
       const data = await runOperation(operation, variables, createContext(deps.services, principal));
       return { status: row.status, body: row.status === 204 ? undefined : data };

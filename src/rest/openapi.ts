@@ -63,15 +63,78 @@ function errorResponses(row: RestRoute) {
   if (row.query || row.body) responses['400'] = errorResponse('Invalid request (error.field names the field)');
   if (row.scope) responses['403'] = errorResponse(`Credential lacks the ${row.scope} scope`);
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
+  const conflicts = [
+    row.conflict,
+    row.method === 'post' && 'The Idempotency-Key was used with another request, or that request is still running',
+  ].filter(Boolean);
+  if (conflicts.length) responses['409'] = errorResponse(conflicts.join('. '));
   if (row.body) {
-    responses['409'] = errorResponse('Conflicts with an existing record');
     responses['413'] = errorResponse('Body too large');
     responses['415'] = errorResponse('Body is not JSON');
   }
   return responses;
 }
 
-function operationOf(row: RestRoute) {
+const READ_ONLY_NOTE = 'Read-only: accepted in a request body and ignored (the record keeps its value).';
+
+type Components = Record<string, JsonSchema>;
+
+/**
+ * The fields a body cannot do without: those whose schema refuses a missing
+ * value. (z.toJSONSchema's input schema counts a preprocessed field, such as a
+ * whole number that may arrive as a string, as optional whatever follows.)
+ */
+function requiredFieldsOf(body: z.ZodType): string[] {
+  if (!(body instanceof z.ZodObject)) return [];
+  const shape = body.shape as Record<string, z.ZodType>;
+  return Object.keys(shape).filter((name) => !shape[name]!.safeParse(undefined).success);
+}
+
+/** The fields an answer shows, by name, as the document describes them (a component's own, $refs and all). */
+function responseProperties(response: z.ZodType | undefined, components: Components): Record<string, JsonSchema> {
+  if (!response) return {};
+  const id = z.globalRegistry.get(response)?.id;
+  const json = id ? components[id] : toSchema(response, 'output');
+  return (json as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {};
+}
+
+/**
+ * A POST or PUT body: the route's body schema, plus the read-only fields the
+ * server ignores (marked readOnly, typed as the answer shows them). The set of
+ * names stays closed with `propertyNames` rather than `additionalProperties:
+ * false`: validators drop readOnly properties from request schemas (Prism
+ * does), and `additionalProperties: false` would then refuse the very fields
+ * the server accepts. Required only when the schema requires a field: an absent
+ * body is read as `{}`.
+ */
+function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Components) {
+  const { required: _guessed, ...json } = toSchema(row.body, 'input') as JsonSchema & {
+    properties?: Record<string, JsonSchema>;
+  };
+  const required = requiredFieldsOf(row.body);
+  const shown = responseProperties(row.response, components);
+  const readOnly = Object.fromEntries(
+    row.readOnly.map((name) => {
+      const { description, ...schema } = shown[name] ?? {};
+      return [
+        name,
+        { ...schema, readOnly: true, description: [description, READ_ONLY_NOTE].filter(Boolean).join(' ') },
+      ];
+    }),
+  );
+  const { additionalProperties: _closed, ...open } = json;
+  const properties = { ...json.properties, ...readOnly };
+  const schema = {
+    ...(row.readOnly.length ? { ...open, properties, propertyNames: { enum: Object.keys(properties) } } : json),
+    ...(required.length && { required }),
+  };
+  return {
+    required: required.length > 0,
+    content: { 'application/json': { schema } },
+  };
+}
+
+function operationOf(row: RestRoute, components: Components) {
   const pathParameters = [...row.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
     name,
     in: 'path',
@@ -86,9 +149,7 @@ function operationOf(row: RestRoute) {
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
-    ...(row.body && {
-      requestBody: { required: true, content: { 'application/json': { schema: toSchema(row.body, 'input') } } },
-    }),
+    ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
     responses: {
       [String(row.status)]:
         row.status === 204 || !row.response
@@ -99,12 +160,25 @@ function operationOf(row: RestRoute) {
   };
 }
 
+/** Where the document is served under /v1 (src/rest/app.ts), without a credential. */
+export const OPENAPI_PATH = '/openapi.json';
+
+/** The document describes itself too: it is a /v1 route a client can call. */
+const documentOperation = {
+  operationId: 'getOpenapiJson',
+  tags: ['OpenAPI'],
+  summary: 'This document',
+  description: 'The OpenAPI 3.1 document of the API, generated from the routes the server runs. No credential needed.',
+  security: [],
+  responses: {
+    '200': {
+      description: 'The OpenAPI document',
+      content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } },
+    },
+  },
+};
+
 export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const row of routes) {
-    const path = row.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] = { ...paths[path], [row.method]: operationOf(row) };
-  }
   const registered = z.toJSONSchema(z.globalRegistry, {
     io: 'output',
     unrepresentable: 'any',
@@ -119,6 +193,12 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
     ]),
   );
   void errorSchema; // registered as the Error component on import
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const row of routes) {
+    const path = row.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [row.method]: operationOf(row, schemas) };
+  }
+  paths[OPENAPI_PATH] = { get: documentOperation };
   return {
     openapi: '3.1.0',
     info: {

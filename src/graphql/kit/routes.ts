@@ -32,6 +32,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   status: 200 | 201 | 204;
   /** The response body's schema, for the OpenAPI document. */
   response?: z.ZodType;
+  /** When it answers 409 CONFLICT, for the OpenAPI document (any POST also may: a reused Idempotency-Key). */
+  conflict?: string;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -75,6 +77,8 @@ export interface ResourceRoutesOptions {
   only?: ('list' | 'create' | 'get' | 'update' | 'delete')[];
   /** Extra words per operation, e.g. { list: 'Oldest first unless sorted.' }. */
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /** When an operation answers 409, e.g. { delete: 'The last admin' }. */
+  conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
 }
 
 /**
@@ -83,7 +87,7 @@ export interface ResourceRoutesOptions {
  * `deleteThing` (Thing = the type's name; things = its name, lower-cased, plus s).
  */
 export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
-  const { path, tag, type, list, input, descriptions = {} } = options;
+  const { path, tag, type, list, input, descriptions = {}, conflicts = {} } = options;
   const [one, many] = options.noun;
   const name = type.name;
   const single = name[0]!.toLowerCase() + name.slice(1);
@@ -121,6 +125,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         variables: ({ body }) => ({ input: body }),
         status: 201,
         response: object,
+        conflict: conflicts.create,
       }),
     );
   }
@@ -153,6 +158,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         variables: ({ params, body }) => ({ id: params.id, input: body }),
         status: 200,
         response: object,
+        conflict: conflicts.update,
       }),
     );
   }
@@ -167,6 +173,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         operation: `mutation ($id: ID!) { delete${name}(id: $id) }`,
         variables: ({ params }) => ({ id: params.id }),
         status: 204,
+        conflict: conflicts.delete,
       }),
     );
   }

@@ -9,4 +9,8 @@ export const contactRoutes = resourceRoutes({
   noun: ['contact', 'contacts'],
   list: contactList,
   input: contactInput,
+  conflicts: {
+    create: 'A contact with this email already exists',
+    update: 'A contact with this email already exists',
+  },
 });

@@ -17,4 +17,5 @@ export const dealRoutes = resourceRoutes({
       "A closed deal's stage cannot change (409).",
     delete: 'No event.',
   },
+  conflicts: { update: "The deal is won or lost: a closed deal's stage cannot change" },
 });

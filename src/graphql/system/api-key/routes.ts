@@ -37,6 +37,7 @@ export const apiKeyRoutes = [
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     status: 201,
     response: responseSchemaOf(NewApiKey),
+    conflict: 'The key is revoked',
   }),
   actionRoute({
     path: '/api-keys/:id/revoke',

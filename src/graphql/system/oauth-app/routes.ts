@@ -43,5 +43,6 @@ export const oauthAppRoutes = [
     variables: ({ params }) => ({ id: params.id }),
     status: 200,
     response: responseSchemaOf(NewOauthApp),
+    conflict: 'A public app has no secret',
   }),
 ];

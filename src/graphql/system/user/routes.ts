@@ -18,4 +18,9 @@ export const userRoutes = resourceRoutes({
       'Making an admin a member needs its `scopes` in the same request; the last admin cannot be demoted (409).',
     delete: 'Deletes the user for good; API keys it created keep working. The last admin cannot be deleted (409).',
   },
+  conflicts: {
+    create: 'A user with this email already exists',
+    update: 'The email is taken, or the change would leave the organization without an admin',
+    delete: 'The last admin of the organization cannot be deleted',
+  },
 });

@@ -83,6 +83,7 @@ export const webhookRoutes = [
     variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
     status: 200,
     response: responseSchemaOf(WebhookDispatch),
+    conflict: 'The webhook is disabled, or the event is no longer kept',
   }),
   route({
     method: 'post',
@@ -96,5 +97,6 @@ export const webhookRoutes = [
     variables: ({ params, body }) => ({ id: params.id, since: body.since }),
     status: 200,
     response: responseSchemaOf(WebhookDispatch),
+    conflict: 'The webhook is disabled',
   }),
 ];

@@ -1,0 +1,352 @@
+import 'reflect-metadata';
+// The OpenAPI document and the server cannot drift apart: every operation of
+// GET /v1/openapi.json is driven through Stoplight Prism, an independent
+// validating proxy, with a valid request (which both must accept, the answer as
+// documented) and with each error the document lists that a request can reach
+// (400, 401, 403, 404, 409, 413, 415), whose answers must match the document
+// too. A request the server refuses as malformed (400, 401, 415) must be one the
+// document refuses as well. The operations come from the document itself, and
+// the last test checks that each one was driven with each of its errors, so a
+// new route or a newly documented error cannot go untested.
+//
+// What is specific to a resource is only what a valid request needs and the
+// document cannot say (a create's body, how a collection gets an item, the
+// requests that reach a conflict): the tables below, keyed by path or
+// operationId. A new field needs no edit here; a new route needs a line only
+// if it creates records or takes a required body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../src/auth/scopes.js';
+import { ROUTES } from '../src/graphql/modules.js';
+import { getSchema } from '../src/graphql/schema.js';
+import { buildOpenApiDocument } from '../src/rest/openapi.js';
+import { servedRoutes } from '../src/rest/served-route.js';
+import { scopesLacking } from './support/contract.js';
+import { useServer, type TestOrg } from './support/fixtures.js';
+import { startPrismProxy, throughPrism, type PrismProxy, type ProxiedResponse } from './support/prism.js';
+import { eventually, useReceivers, useWorker, type Receiver } from './support/receiver.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Body = Record<string, any>;
+
+interface DocumentedOperation {
+  operationId: string;
+  method: string;
+  /** As the document writes it: /crm/contacts/{id}. */
+  template: string;
+  spec: any;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+function operationsOf(document: any): DocumentedOperation[] {
+  return Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, spec]) => ({ operationId: spec.operationId as string, method, template, spec })),
+  );
+}
+
+// The operations to drive, one test each, from the document the server serves
+// (built here by the same generator, as the tests are collected before the server
+// starts; the last test checks the served one lists exactly these).
+const OPERATIONS = operationsOf(buildOpenApiDocument(servedRoutes(await getSchema(), ROUTES), 'http://127.0.0.1'));
+
+/** The errors a request can reach, each checked where the document lists it. */
+const DRIVEN_ERRORS = [400, 401, 403, 404, 409, 413, 415];
+
+const BODY_LIMIT_BYTES = 8192;
+const server = useServer({ RATE_LIMIT_MAX: '1000000', BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
+useWorker(server);
+const receivers = useReceivers();
+
+let proxy: PrismProxy;
+let servedDocument: any;
+let home: TestOrg;
+let admin: string;
+let receiver: Receiver;
+let counter = 0;
+/** operationId -> the statuses it answered through the proxy, as documented. */
+const driven = new Map<string, Set<number>>();
+
+// Valid bodies for what the document cannot make up, by the collection's path.
+const CREATE_BODIES: Record<string, (n: number) => Body> = {
+  '/users': (n) => ({
+    email: `conformance-${n}@example.test`,
+    name: `User ${n}`,
+    role: 'member',
+    scopes: ['crm:read'],
+    password: 'a long enough password',
+  }),
+  '/api-keys': (n) => ({ name: `key ${n}`, scopes: ['crm:read'] }),
+  '/webhooks': (n) => ({ url: `${receiver.url}/hook-${n}`, events: ['deal.closed'], description: `hook ${n}` }),
+  '/oauth-apps': (n) => ({
+    name: `App ${n}`,
+    description: 'A test app',
+    redirectUris: [`https://app-${n}.example.test/cb`],
+    scopes: ['crm:read'],
+  }),
+  '/crm/contacts': (n) => ({
+    email: `contact-${n}@example.test`,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    company: 'Analytical Engines',
+    phone: '+44 20 7946 0000',
+    tags: ['vip'],
+  }),
+  '/crm/deals': (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
+};
+
+// Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
+const ACTION_BODIES: Record<string, Body> = {
+  postWebhooksIdRedeliver: { since: 0 },
+};
+
+// How a collection the API does not create into gets an item, by its path.
+const FILL: Record<string, (path: string) => Promise<void>> = {
+  // A test event, delivered to the receiver and logged.
+  '/webhooks/{id}/deliveries': async (path) => {
+    const sent = await server.rest('POST', `/v1${path.replace(/\/deliveries$/, '/test')}`, { key: admin });
+    expect(sent.status, sent.text).toBe(200);
+    await eventually(async () => (await server.rest('GET', `/v1${path}`, { key: admin })).body?.data?.length > 0);
+  },
+};
+
+/** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
+const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
+  putCrmContactsId: async () => {
+    const taken = await create('/crm/contacts', '/crm/contacts');
+    const other = await create('/crm/contacts', '/crm/contacts');
+    return via('PUT', `/crm/contacts/${other.id}`, { key: admin, body: { email: taken.email } });
+  },
+  putCrmDealsId: async () => {
+    const deal = await create('/crm/deals', '/crm/deals');
+    const won = await server.rest('PUT', `/v1/crm/deals/${deal.id}`, { key: admin, body: { stage: 'won' } });
+    expect(won.status, won.text).toBe(200);
+    return via('PUT', `/crm/deals/${deal.id}`, { key: admin, body: { stage: 'lead' } });
+  },
+  // The last admin (of an organization of its own) can be neither demoted nor deleted.
+  putUsersId: async () => {
+    const { key, adminId } = await loneAdmin();
+    return via('PUT', `/users/${adminId}`, { key, body: { role: 'member', scopes: ['crm:read'] } });
+  },
+  deleteUsersId: async () => {
+    const { key, adminId } = await loneAdmin();
+    return via('DELETE', `/users/${adminId}`, { key });
+  },
+};
+
+async function loneAdmin(): Promise<{ key: string; adminId: string }> {
+  const key = await (await server.org()).key(['admin']);
+  const users = await server.rest('GET', '/v1/users', { key });
+  const adminUser = users.body.data.find((user: Body) => user.role === 'admin');
+  expect(adminUser, users.text).toBeDefined();
+  return { key, adminId: adminUser.id };
+}
+
+beforeAll(async () => {
+  const res = await server.rest('GET', '/v1/openapi.json');
+  expect(res.status).toBe(200);
+  servedDocument = res.body;
+  proxy = await startPrismProxy(servedDocument, `${server.url}/v1`);
+  home = await server.org();
+  admin = await home.key(['admin']);
+  receiver = await receivers();
+});
+
+afterAll(async () => {
+  await proxy?.close();
+});
+
+function via(method: string, path: string, options: Parameters<typeof throughPrism>[3] = {}) {
+  return throughPrism(proxy, method, path, options);
+}
+
+/** A new record in the collection, made directly on the server (not the operation under test). */
+async function create(collection: string, template: string): Promise<Body> {
+  const body = CREATE_BODIES[template];
+  if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
+  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: body(++counter) });
+  expect(res.status, `creating in ${collection}: ${res.text}`).toBe(201);
+  return res.body;
+}
+
+/** The id of a record in the collection: a new one where the API creates them, else the first listed. */
+async function recordIn(collection: string, template: string): Promise<string> {
+  if (servedDocument.paths[template]?.post) return (await create(collection, template)).id;
+  await FILL[template]?.(collection);
+  const listed = await server.rest('GET', `/v1${collection}?limit=1`, { key: admin });
+  const first = listed.body?.data?.[0];
+  expect(first, `GET ${collection} lists nothing to use; add an entry to FILL`).toBeDefined();
+  return first.id;
+}
+
+/** The template with each parameter a record made for this request: /crm/contacts/con_... */
+async function concretePath(template: string): Promise<{ path: string; ids: string[] }> {
+  let path = '';
+  let prefix = '';
+  const ids: string[] = [];
+  for (const segment of template.split('/').slice(1)) {
+    if (/^\{\w+\}$/.test(segment)) {
+      const id = await recordIn(path, prefix);
+      ids.push(id);
+      path += `/${id}`;
+    } else {
+      path += `/${segment}`;
+    }
+    prefix += `/${segment}`;
+  }
+  return { path, ids };
+}
+
+/** The same form as a real id (its prefix, 26 base-32 characters), naming nothing. */
+const unknownLike = (id: string) => id.replace(/[0-9a-z]{26}$/, '0'.repeat(26));
+
+/** The scope the document says an operation needs: null for none, '' for any valid credential. */
+function scopeOf(operation: DocumentedOperation): Scope | '' | null {
+  const security: Record<string, string[]>[] = operation.spec.security ?? servedDocument.security ?? [];
+  if (security.length === 0) return null;
+  return (security[0]!.bearerAuth?.[0] ?? '') as Scope | '';
+}
+
+const keys = new Map<string, Promise<string>>();
+function keyWith(scopes: Scope[]): Promise<string> {
+  const name = scopes.join(' ');
+  if (!keys.has(name)) keys.set(name, home.key(scopes));
+  return keys.get(name)!;
+}
+
+function requestSchema(operation: DocumentedOperation): Body | undefined {
+  return operation.spec.requestBody?.content?.['application/json']?.schema;
+}
+
+/** A valid body: the create's, the action's, or for a PUT the record as GET shows it (read-only fields and all). */
+async function validBody(operation: DocumentedOperation, path: string): Promise<Body | undefined> {
+  if (!operation.spec.requestBody) return undefined;
+  if (operation.method === 'put') {
+    const current = await server.rest('GET', `/v1${path}`, { key: admin });
+    expect(current.status, current.text).toBe(200);
+    return current.body;
+  }
+  if (!/\{\w+\}/.test(operation.template)) return CREATE_BODIES[operation.template]?.(++counter);
+  // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.
+  return ACTION_BODIES[operation.operationId];
+}
+
+/** A query parameter the document types as an integer, given a word. */
+function invalidQuery(operation: DocumentedOperation): string | undefined {
+  const parameter = (operation.spec.parameters ?? []).find(
+    (p: any) => p.in === 'query' && p.schema?.type === 'integer',
+  );
+  return parameter && `?${parameter.name}=many`;
+}
+
+function explain(res: ProxiedResponse): string {
+  return JSON.stringify({
+    status: res.status,
+    body: res.text.slice(0, 800),
+    request: res.requestViolations,
+    response: res.responseViolations,
+    prism: res.responseViolations.length ? proxy.output().slice(-2000) : undefined,
+  });
+}
+
+/**
+ * The answer has the expected status and matches the document; `refused` says
+ * whether the document must also refuse the request (true), must accept it
+ * (false), or cannot know (undefined: 403, 404, 409, 413 depend on state or size).
+ */
+function expectAnswer(operation: DocumentedOperation, res: ProxiedResponse, status: number, refused?: boolean) {
+  expect(res.status, explain(res)).toBe(status);
+  expect(res.responseViolations, explain(res)).toEqual([]);
+  if (refused === true) expect(res.requestViolations.length, explain(res)).toBeGreaterThan(0);
+  if (refused === false) expect(res.requestViolations, explain(res)).toEqual([]);
+  expect(operation.spec.responses[String(status)], `${operation.operationId} documents ${status}`).toBeDefined();
+  if (!driven.has(operation.operationId)) driven.set(operation.operationId, new Set());
+  driven.get(operation.operationId)!.add(status);
+}
+
+function documentedSuccess(operation: DocumentedOperation): number {
+  const success = Object.keys(operation.spec.responses).find((status) => /^2\d\d$/.test(status));
+  expect(success, `${operation.operationId} documents a success`).toBeDefined();
+  return Number(success);
+}
+
+const TITLED = OPERATIONS.map(
+  (operation) => [`${operation.method.toUpperCase()} ${operation.template}`, operation] as const,
+);
+
+describe.each(TITLED)('%s', (_title, operation) => {
+  it('agrees with the document on a valid request and on every error it can reach', async () => {
+    const { method, template, operationId, spec } = operation;
+    const verb = method.toUpperCase();
+    const documents = (status: number) => Boolean(spec.responses[String(status)]);
+
+    const { path, ids } = await concretePath(template);
+    // A list gets an item first, so its answer's items are checked too.
+    if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
+      await recordIn(path, template);
+    }
+    const body = await validBody(operation, path);
+    const scope = scopeOf(operation);
+    const key = scope ? await keyWith([scope]) : scope === '' ? admin : undefined;
+
+    // The errors first: none of them changes anything.
+    if (scope !== null && documents(401)) {
+      expectAnswer(operation, await via(verb, path, { body }), 401, true);
+    }
+    if (scope && documents(403)) {
+      expectAnswer(operation, await via(verb, path, { key: await keyWith(scopesLacking(scope)), body }), 403, false);
+    }
+    if (spec.requestBody && documents(400)) {
+      const unknownField = { ...body, notAField: true };
+      expectAnswer(operation, await via(verb, path, { key, body: unknownField }), 400, true);
+    }
+    const badQuery = invalidQuery(operation);
+    if (badQuery && documents(400)) {
+      expectAnswer(operation, await via(verb, path + badQuery, { key, body }), 400, true);
+    }
+    if (ids.length && documents(404)) {
+      const last = ids.at(-1)!;
+      const at = path.lastIndexOf(last);
+      const missing = path.slice(0, at) + unknownLike(last) + path.slice(at + last.length);
+      expectAnswer(operation, await via(verb, missing, { key, body }), 404, false);
+    }
+    if (spec.requestBody && documents(415)) {
+      const text = await via(verb, path, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
+      expectAnswer(operation, text, 415, true);
+    }
+    if (spec.requestBody && documents(413)) {
+      const large = { ...body, padding: 'x'.repeat(BODY_LIMIT_BYTES) };
+      expectAnswer(operation, await via(verb, path, { key, body: large }), 413);
+    }
+
+    // The valid request, with an Idempotency-Key where one is taken.
+    const idempotencyKey = `conformance-${operationId}-${++counter}`;
+    const headers: Record<string, string> = verb === 'POST' ? { 'Idempotency-Key': idempotencyKey } : {};
+    expectAnswer(operation, await via(verb, path, { key, body, headers }), documentedSuccess(operation), false);
+
+    // The same key with another request (a read-only field added: still valid) conflicts.
+    if (verb === 'POST' && documents(409) && requestSchema(operation)?.properties?.id?.readOnly) {
+      const other = { ...body, id: 'ignored' };
+      expectAnswer(operation, await via(verb, path, { key, body: other, headers }), 409, false);
+    }
+    if (CONFLICTS[operationId]) expectAnswer(operation, await CONFLICTS[operationId](), 409, false);
+  });
+});
+
+describe('coverage', () => {
+  it('drove every operation the served document lists, with its success and each error it lists that a request can reach', () => {
+    const served = operationsOf(servedDocument);
+    expect(served.map((op) => op.operationId).sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
+    const missing: Record<string, number[]> = {};
+    for (const operation of served) {
+      const expected = Object.keys(operation.spec.responses)
+        .map(Number)
+        .filter((status) => (status >= 200 && status < 300) || DRIVEN_ERRORS.includes(status));
+      const seen = driven.get(operation.operationId) ?? new Set<number>();
+      const notSeen = expected.filter((status) => !seen.has(status));
+      if (notSeen.length) missing[`${operation.method.toUpperCase()} ${operation.template}`] = notSeen;
+    }
+    expect(missing).toEqual({});
+  });
+});

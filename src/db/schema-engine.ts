@@ -93,7 +93,7 @@ export async function readMigrations(): Promise<MigrationList> {
 
 /**
  * Applies every pending migration in prisma/migrations, then graphile-worker's own
- * schema (src/jobs/worker-schema.ts), which the webhook fan-out trigger calls into;
+ * schema (src/jobs/worker-schema.ts), which the fan-out dispatcher enqueues into;
  * returns the names applied.
  */
 export async function applyMigrations(connectionString: string): Promise<string[]> {

@@ -2,7 +2,8 @@
 // transaction: a new record through the kit's insertRecord (row and event in one
 // statement), other changes by calling emitEvent with the transaction they write
 // in. Either way the event commits with the change or not at all.
-// Webhook delivery reads this table (and, later, enqueues its jobs here too).
+// A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
+// in the same transaction; the worker's dispatcher (fan-out.ts) makes them jobs.
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
 import { newId } from '../ids.js';

@@ -1,8 +1,8 @@
-// graphile-worker's own schema (graphile_worker.*): its jobs table and add_job,
-// which the webhook fan-out trigger on "Event" calls. Migrated at start with the
-// Prisma migrations (src/db/schema-engine.ts), before any write can fire that
-// trigger, by every process that migrates: the service, the worker, the CLI and
-// the tests' template database. graphile-worker takes its own lock, so processes
+// graphile-worker's own schema (graphile_worker.*): its jobs table and add_jobs,
+// which the fan-out dispatcher (fan-out.ts) calls to turn queued deliveries into
+// jobs. Migrated at start with the Prisma migrations (src/db/schema-engine.ts),
+// before any worker runs, by every process that migrates: the service, the
+// worker, the CLI and the tests' template database. graphile-worker takes its own lock, so processes
 // starting together are safe.
 import { Logger, runMigrations } from 'graphile-worker';
 

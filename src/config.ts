@@ -149,6 +149,21 @@ export type Environment = z.infer<typeof environmentSchema>;
 /** Express's `trust proxy`: no proxy, the number of hops in front, or addresses, subnets and their names. */
 export type TrustProxy = false | number | string[];
 
+/**
+ * Why the master key must be given rather than generated under DATA_DIR, if it
+ * must: processes on other hosts would each generate their own, and could not
+ * read the secrets the others sealed. Only the embedded database (every process
+ * on this host, one DATA_DIR) or a developer's explicit development or test
+ * setting may use a generated key.
+ */
+function keyRequiredBecause(e: Environment): string | undefined {
+  if (e.NODE_ENV === 'production') return 'in production';
+  if (e.DATABASE_URL && e.NODE_ENV === undefined) {
+    return 'with DATABASE_URL (processes on other hosts would generate keys of their own)';
+  }
+  return undefined;
+}
+
 const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** TRUST_PROXY's value, or why it is refused. */
@@ -260,9 +275,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S',
     );
   }
-  if (e.NODE_ENV === 'production' && !e.WEBHOOK_SECRET_KEY) {
+  const keyRequired = keyRequiredBecause(e);
+  if (keyRequired && !e.WEBHOOK_SECRET_KEY) {
     throw new ConfigError(
-      'Invalid configuration:\n  WEBHOOK_SECRET_KEY is required in production (base64 of 32 random bytes: openssl rand -base64 32)',
+      `Invalid configuration:\n  WEBHOOK_SECRET_KEY is required ${keyRequired}: give every process the same key ` +
+        '(base64 of 32 random bytes: openssl rand -base64 32)',
     );
   }
   const keyIds = [e.WEBHOOK_SECRET_KEY, ...(e.WEBHOOK_SECRET_PREVIOUS_KEYS ?? [])].flatMap((key) => key?.id ?? []);

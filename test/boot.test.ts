@@ -255,7 +255,10 @@ describe('first run with DATABASE_URL and no NODE_ENV (a deployment that forgot 
     'keeps the strict policies: no demo organization, no credentials printed, no relaxed policy logged',
     async () => {
       const database = await newDatabase();
-      const service = startService({ DATABASE_URL: database.url }, await freePort());
+      const service = startService(
+        { DATABASE_URL: database.url, WEBHOOK_SECRET_KEY: PRODUCTION_WEBHOOK_KEY },
+        await freePort(),
+      );
       await service.ready;
       expect(relaxedBecause(service.stdout())).toBeUndefined();
       expect(service.stdout()).not.toContain(BANNER);
@@ -264,6 +267,25 @@ describe('first run with DATABASE_URL and no NODE_ENV (a deployment that forgot 
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
       const stopped = await service.stop();
       expect.soft(stopped, service.stderr()).toMatchObject({ code: 0, signal: null });
+    },
+    SLOW,
+  );
+});
+
+describe('a DATABASE_URL without WEBHOOK_SECRET_KEY and no NODE_ENV', () => {
+  it(
+    'refuses to start, naming WEBHOOK_SECRET_KEY: processes on two hosts would seal with two keys',
+    async () => {
+      const database = await newDatabase();
+      const service = startService({ DATABASE_URL: database.url }, await freePort());
+      const exit = await Promise.race([service.exited, sleep(60_000).then(() => 'timeout' as const)]);
+      expect(exit).not.toBe('timeout');
+      expect((exit as Exit).code).not.toBe(0);
+      const output = service.stdout() + service.stderr();
+      expect(output).toMatch(/WEBHOOK_SECRET_KEY is required with DATABASE_URL/);
+      expect(output).toContain('openssl rand -base64 32');
+      expect(output).not.toMatch(/\n\s+at /); // no stack trace
+      expect(await countOrganizations(database.url)).toBe(0);
     },
     SLOW,
   );

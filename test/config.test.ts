@@ -70,6 +70,17 @@ describe('parseConfig defaults', () => {
     expect(config.webhooks.secretRotationGraceSeconds).toBe(0);
   });
 
+  it('generates the master key only where every process shares one DATA_DIR or a developer says so', () => {
+    const database = { DATABASE_URL: 'postgresql://db.internal/platform' };
+    // Processes on two hosts would each generate a key and could not read each other's secrets.
+    expect(configError(database).message).toMatch(/WEBHOOK_SECRET_KEY is required with DATABASE_URL/);
+    expect(parseConfig({}).webhooks.secretKey).toBeUndefined();
+    expect(parseConfig({ ...database, NODE_ENV: 'development' }).webhooks.secretKey).toBeUndefined();
+    expect(parseConfig({ ...database, NODE_ENV: 'test' }).webhooks.secretKey).toBeUndefined();
+    const key = Buffer.alloc(32, 5).toString('base64');
+    expect(parseConfig({ ...database, WEBHOOK_SECRET_KEY: key }).webhooks.secretKey?.key).toEqual(Buffer.alloc(32, 5));
+  });
+
   it("hashes passwords at OWASP's scrypt cost unless told otherwise", () => {
     expect(parseConfig({}).passwordScryptN).toBe(2 ** 17);
     expect(parseConfig({ PASSWORD_SCRYPT_N: '16384' }).passwordScryptN).toBe(16384);
@@ -141,8 +152,11 @@ describe('local conveniences (the relaxed policies of a developer machine)', () 
   });
 
   it.each([
-    ['NODE_ENV unset on a DATABASE_URL', { DATABASE_URL: databaseUrl }],
-    ['NODE_ENV unset on a DATABASE_URL, HOST loopback', { DATABASE_URL: databaseUrl, HOST: '127.0.0.1' }],
+    ['NODE_ENV unset on a DATABASE_URL', { DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: key }],
+    [
+      'NODE_ENV unset on a DATABASE_URL, HOST loopback',
+      { DATABASE_URL: databaseUrl, HOST: '127.0.0.1', WEBHOOK_SECRET_KEY: key },
+    ],
     ['NODE_ENV unset, embedded, HOST 0.0.0.0', { HOST: '0.0.0.0' }],
     ['NODE_ENV unset, embedded, HOST ::', { HOST: '::' }],
     ['NODE_ENV unset, embedded, HOST a LAN address', { HOST: '192.168.1.20' }],

@@ -51,6 +51,13 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
     databaseUrl,
     redisUrl: config.redisUrl,
     onError: connectionErrorLogger('rate-limit store'),
+    onRedisAway: (away, error) =>
+      away
+        ? logger.warn(
+            { error: error?.message },
+            'Redis is unreachable: rate limits are counted in this process until it is back',
+          )
+        : logger.info('Redis is reachable again: rate limits are shared again'),
   });
   const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
   const unauthenticatedRateLimiter = new SharedRateLimiter(
@@ -96,7 +103,8 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;
-      res.json({ status: 'ready' });
+      // Redis away degrades the rate limits (counted per process), it does not stop the service.
+      res.json(rateLimitStore.degraded() ? { status: 'ready', degraded: ['redis'] } : { status: 'ready' });
     } catch {
       const retryAfter = RETRY_AFTER_SECONDS.unreachable;
       sendError(

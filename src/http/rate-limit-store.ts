@@ -1,7 +1,9 @@
 // The shared counter store behind SharedRateLimiter: PostgreSQL (the service's
 // own database) by default, Redis when REDIS_URL is set. If the store fails,
 // an in-process counter stands in (rate-limiter-flexible's insurance limiter)
-// rather than failing requests.
+// rather than failing requests. Redis away (at start or later) never stops the
+// API: requests are counted in each process until it is back, which the log
+// says once each way and /readyz reports as degraded.
 //
 // Two budgets live in the store: each credential's (key prefix `api`), and each
 // client address's for requests without a valid credential (prefix `anon`).
@@ -22,6 +24,8 @@ export interface RateLimitStoreOptions {
   databaseUrl: string;
   redisUrl?: string;
   onError?: (error: Error) => void;
+  /** Redis became unreachable (true) or reachable again (false): called on each change only. */
+  onRedisAway?: (away: boolean, error?: Error) => void;
 }
 
 export interface RateLimitStore {
@@ -29,6 +33,8 @@ export interface RateLimitStore {
   unauthenticatedLimiter: RateLimiterAbstract;
   /** Another budget in the same store (e.g. failed sign-ins): `points` per `durationSeconds` per key. */
   budget(keyPrefix: string, points: number, durationSeconds: number): RateLimiterAbstract;
+  /** Whether the shared store is away and limits are counted in this process meanwhile (Redis only). */
+  degraded(): boolean;
   close(): Promise<void>;
 }
 
@@ -40,19 +46,21 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
   });
   if (options.redisUrl) {
-    const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    redis.on('error', (error: Error) => options.onError?.(error));
-    await new Promise<void>((resolve, reject) => {
-      redis.once('ready', resolve);
-      redis.once('error', reject);
-    });
+    const redis = connectRedis(options.redisUrl, options.onRedisAway);
     const inRedis = (keyPrefix: string, points: number, duration?: number) =>
       new RateLimiterRedis({ ...budget(keyPrefix, points, duration), storeClient: redis });
     return {
       limiter: inRedis('api', options.max),
       unauthenticatedLimiter: inRedis('anon', options.unauthenticatedMax),
       budget: inRedis,
-      close: async () => void (await redis.quit()),
+      degraded: () => redis.status !== 'ready',
+      close: async () => {
+        // Closing is not Redis going away: nothing more to report.
+        redis.removeAllListeners();
+        redis.on('error', () => {});
+        if (redis.status === 'ready') await redis.quit();
+        else redis.disconnect();
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
@@ -77,6 +85,28 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     limiter,
     unauthenticatedLimiter: inPostgres('anon', options.unauthenticatedMax),
     budget: inPostgres,
+    degraded: () => false,
     close: () => pool.end(),
   };
+}
+
+/**
+ * A Redis client that never holds a command back (no offline queue: a command
+ * while Redis is away fails at once, and the insurance limiter counts it) and
+ * reconnects by itself. It reports each change of reachability once, not every
+ * failed reconnect.
+ */
+function connectRedis(url: string, onAway?: (away: boolean, error?: Error) => void): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  let away: boolean | undefined;
+  const report = (now: boolean, error?: Error) => {
+    if (away === now) return;
+    // Not reachable from the start counts as a change; reachable from the start does not.
+    if (away !== undefined || now) onAway?.(now, error);
+    away = now;
+  };
+  redis.on('ready', () => report(false));
+  redis.on('error', (error: Error) => report(true, error));
+  redis.on('close', () => report(true));
+  return redis;
 }

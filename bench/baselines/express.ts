@@ -3,16 +3,7 @@
 // the bench shows what the framework itself costs apart from what we add.
 // Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  BODY_LIMIT_BYTES,
-  HttpError,
-  authenticate,
-  createContact,
-  requireObject,
-  listContacts,
-  listDeals,
-  pool,
-} from './work.js';
+import { BODY_LIMIT_BYTES, CREATES, HttpError, LISTS, authenticate, listPage, pool, requireObject } from './work.js';
 
 const app = express();
 app.disable('x-powered-by');
@@ -21,18 +12,18 @@ app.set('etag', false);
 const searchParams = (req: Request) => new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
 
 app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-app.get('/v1/crm/deals', async (req, res) => {
-  const key = await authenticate(req.headers.authorization, 'crm:read');
-  res.json(await listDeals(key.organizationId, searchParams(req)));
-});
-app.get('/v1/crm/contacts', async (req, res) => {
-  const key = await authenticate(req.headers.authorization, 'crm:read');
-  res.json(await listContacts(key.organizationId, searchParams(req)));
-});
-app.post('/v1/crm/contacts', express.json({ limit: BODY_LIMIT_BYTES }), async (req, res) => {
-  const key = await authenticate(req.headers.authorization, 'crm:write');
-  res.status(201).json(await createContact(key.organizationId, requireObject(req.body)));
-});
+for (const [path, list] of Object.entries(LISTS)) {
+  app.get(path, async (req, res) => {
+    const key = await authenticate(req.headers.authorization, list.scope);
+    res.json(await listPage(list, key.organizationId, searchParams(req)));
+  });
+}
+for (const [path, { scope, create }] of Object.entries(CREATES)) {
+  app.post(path, express.json({ limit: BODY_LIMIT_BYTES }), async (req, res) => {
+    const key = await authenticate(req.headers.authorization, scope);
+    res.status(201).json(await create(key.organizationId, requireObject(req.body)));
+  });
+}
 app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
   if (!(error instanceof HttpError)) console.error(error);
   const { status, code, message } =

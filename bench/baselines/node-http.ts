@@ -1,16 +1,9 @@
 // The minimal baseline of `npm run bench`: node:http and the work of work.ts,
-// nothing else. Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE.
+// nothing else: the key looked up in memory, a list's page and its total, a
+// create's row and event in one statement, the same JSON as the service.
+// Env: DATABASE_URL, PORT, DATABASE_POOL_SIZE.
 import http from 'node:http';
-import {
-  BODY_LIMIT_BYTES,
-  HttpError,
-  authenticate,
-  createContact,
-  jsonObject,
-  listContacts,
-  listDeals,
-  pool,
-} from './work.js';
+import { BODY_LIMIT_BYTES, CREATES, HttpError, LISTS, authenticate, jsonObject, listPage, pool } from './work.js';
 
 async function readBody(req: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -33,23 +26,25 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
-  if (url.pathname === '/v1/crm/deals') {
-    if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here`);
-    const key = await authenticate(req.headers.authorization, 'crm:read');
-    return send(res, 200, await listDeals(key.organizationId, url.searchParams));
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const pathname = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (pathname === '/healthz') return send(res, 200, { status: 'ok' });
+  const list = req.method === 'GET' ? LISTS[pathname] : undefined;
+  if (list) {
+    const key = await authenticate(req.headers.authorization, list.scope);
+    const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
+    return send(res, 200, await listPage(list, key.organizationId, query));
   }
-  if (url.pathname !== '/v1/crm/contacts') throw new HttpError(404, 'NOT_FOUND', `No route for ${url.pathname}`);
-  if (req.method === 'GET') {
-    const key = await authenticate(req.headers.authorization, 'crm:read');
-    return send(res, 200, await listContacts(key.organizationId, url.searchParams));
+  const create = req.method === 'POST' ? CREATES[pathname] : undefined;
+  if (create) {
+    const key = await authenticate(req.headers.authorization, create.scope);
+    return send(res, 201, await create.create(key.organizationId, jsonObject(await readBody(req))));
   }
-  if (req.method === 'POST') {
-    const key = await authenticate(req.headers.authorization, 'crm:write');
-    return send(res, 201, await createContact(key.organizationId, jsonObject(await readBody(req))));
+  if (LISTS[pathname] || CREATES[pathname]) {
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here`);
   }
-  throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here`);
+  throw new HttpError(404, 'NOT_FOUND', `No route for ${pathname}`);
 }
 
 const server = http.createServer((req, res) => {

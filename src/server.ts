@@ -22,6 +22,7 @@ import { requireHostHeader } from './http/server-options.js';
 import type { Logger } from './logger.js';
 import { metadataHandler } from './oauth/metadata.js';
 import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
+import { OutageLog } from './outage-log.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
 
 export interface Platform {
@@ -35,8 +36,11 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   // First, before anything is opened: the development key file may have to be written.
   const keys = await serverKeysFor(config);
   // Connection errors carry the whole pg client; log what an operator can use.
+  // A database outage answers many requests 503 and drops every pooled connection:
+  // logged when it starts and when it ends, not once per request or connection.
+  const outages = new OutageLog(logger, 'requests');
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
-    logger.warn({ code: error.code, error: error.message }, `${what} connection error`);
+    outages.failed(`${what} connection error`, { code: error.code, error: error.message });
   const logConnectionError = connectionErrorLogger('database');
   const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError, {
     statementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -103,6 +107,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;
+      outages.passed();
       // Redis away degrades the rate limits (counted per process), it does not stop the service.
       res.json(rateLimitStore.degraded() ? { status: 'ready', degraded: ['redis'] } : { status: 'ready' });
     } catch {
@@ -122,6 +127,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
       rateLimiter,
       idempotency,
       logger,
+      outages,
       bodyLimitBytes: config.bodyLimitBytes,
       publicUrl: config.publicUrl,
     }),
@@ -129,7 +135,7 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   app.use((req: Request, res: Response) =>
     sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path}`)),
   );
-  app.use(restErrorHandler(logger));
+  app.use(restErrorHandler(logger, outages));
 
   return {
     app,

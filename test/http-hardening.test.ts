@@ -5,8 +5,10 @@
 // never a 500 and never silence.
 import http from 'node:http';
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { configureHttpServer } from '../src/http/server-options.js';
@@ -15,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
 import { rawRequest, type RawResponse } from './support/raw-http.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { eventually } from './support/receiver.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 const MiB = 1024 * 1024;
@@ -434,6 +437,17 @@ describe('RATE_LIMIT_UNAUTHENTICATED_MAX=1 with RATE_LIMIT_MAX=100', () => {
 });
 
 describe('when the database stops under a running server', () => {
+  // What the server logs, as JSON lines.
+  const logged: { level: number; msg: string; requests?: number }[] = [];
+  const logger = pino(
+    { level: 'info', base: undefined },
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) logged.push(JSON.parse(line));
+        done();
+      },
+    }),
+  );
   let database: TestDatabase;
   let proxy: TcpProxy;
   let server: TestServer;
@@ -443,7 +457,7 @@ describe('when the database stops under a running server', () => {
     database = await createTestDatabase();
     const { hostname, port } = new URL(database.url);
     proxy = await startTcpProxy({ host: hostname, port: Number(port) });
-    server = await startTestServer({}, { url: proxy.rewrite(database.url), drop: async () => {} });
+    server = await startTestServer({}, { url: proxy.rewrite(database.url), drop: async () => {} }, logger);
     key = await server.createKey(await server.createOrganization(), ['crm:read', 'crm:write']);
   });
 
@@ -480,6 +494,21 @@ describe('when the database stops under a running server', () => {
     expect(res?.status).toBe(200);
     const created = await server.request('POST', '/v1/crm/contacts', { key, body: { email: 'back@example.com' } });
     expect(created.status).toBe(201);
+  });
+
+  it('logs the outage when it starts and when it ends, not once per request it affects', async () => {
+    expect((await server.request('GET', '/v1/crm/contacts', { key })).status).toBe(200);
+    logged.length = 0;
+    await proxy.stop();
+    for (let i = 0; i < 40; i++) expectUnavailable(await server.request('GET', '/v1/crm/contacts', { key }));
+    await proxy.start();
+    await eventually(async () => (await server.request('GET', '/v1/crm/contacts', { key })).status === 200);
+
+    const warnings = logged.filter((line) => line.level === 40);
+    expect(warnings.map((line) => line.msg)).toHaveLength(new Set(warnings.map((line) => line.msg)).size);
+    expect(warnings.length).toBeLessThanOrEqual(3); // the 503 and the pool's lost connections, once each
+    const over = logged.find((line) => line.msg.startsWith('over: The database is not reachable'));
+    expect(over?.requests).toBeGreaterThanOrEqual(40);
   });
 });
 

@@ -7,7 +7,7 @@
 // of workers may dispatch at once: rows are claimed with SKIP LOCKED, and a batch
 // moves in one statement, so a worker dying mid-batch leaves the rows in place.
 import type pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { OutageLog } from '../outage-log.js';
 import { DELIVER_WEBHOOK, DELIVERY_BATCH, JOB_MAX_ATTEMPTS } from './delivery-jobs.js';
 
 /** How often an idle dispatcher looks for new rows: the delay it adds to a delivery. */
@@ -37,7 +37,8 @@ export interface FanOutDispatcher {
   stop(): Promise<void>;
 }
 
-export function startFanOut(pool: pg.Pool, logger: Logger): FanOutDispatcher {
+/** `outages` takes the dispatcher's failures while the database is away, and hears each success. */
+export function startFanOut(pool: pg.Pool, outages: OutageLog): FanOutDispatcher {
   let running = true;
   let wake: (() => void) | undefined;
   const pause = (ms: number) =>
@@ -56,9 +57,10 @@ export function startFanOut(pool: pg.Pool, logger: Logger): FanOutDispatcher {
           text: DISPATCH_SQL,
           values: [BATCH],
         });
+        outages.passed();
         if ((rows[0]?.n ?? 0) === BATCH) continue; // more waiting: no pause
       } catch (error) {
-        logger.warn({ err: error }, 'webhook fan-out dispatch failed; retrying');
+        outages.failed('webhook fan-out dispatch failed; retrying', { error: (error as Error).message });
       }
       if (running) await pause(DISPATCH_INTERVAL_MS);
     }

@@ -19,6 +19,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK } from './delivery-jobs.js';
+import { OutageLog } from '../outage-log.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
@@ -39,8 +40,12 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
 }
 
-/** graphile-worker's log lines through the service's logger; its info is our debug. */
-function workerLogger(logger: Logger): WorkerLogger {
+/**
+ * graphile-worker's log lines through the service's logger; its info is our debug.
+ * Its errors and warnings go through the outage log: while the database is away it
+ * repeats the same ones (a lost notify listener, failed fetches) every attempt.
+ */
+function workerLogger(logger: Logger, outages: OutageLog): WorkerLogger {
   const levels: Record<LogLevel, 'error' | 'warn' | 'debug'> = {
     error: 'error',
     warning: 'warn',
@@ -48,7 +53,9 @@ function workerLogger(logger: Logger): WorkerLogger {
     debug: 'debug',
   } as Record<LogLevel, 'error' | 'warn' | 'debug'>;
   return new WorkerLogger((scope) => (level, message, meta) => {
-    logger[levels[level] ?? 'debug']({ worker: scope, ...meta }, message);
+    const as = levels[level] ?? 'debug';
+    if (as === 'debug') logger.debug({ worker: scope, ...meta }, message);
+    else outages.failed(message, { worker: scope, level: as, ...meta });
   });
 }
 
@@ -64,8 +71,10 @@ function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await webhookSecretsFor(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
+  // The dispatcher's success every few milliseconds ends an episode of repeated failures.
+  const outages = new OutageLog(logger, 'failures');
   const connectionError = (error: Error & { code?: string }) =>
-    logger.warn({ code: error.code, error: error.message }, 'worker database connection error');
+    outages.failed('worker database connection error', { code: error.code, error: error.message });
   pool.on('error', connectionError);
   pool.on('connect', (client) => client.on('error', connectionError));
   const events = new EventEmitter();
@@ -83,7 +92,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       concurrency: config.worker.concurrency,
       noHandleSignals: true,
       pollInterval: pollIntervalMs ?? config.worker.pollIntervalMs,
-      logger: workerLogger(logger),
+      logger: workerLogger(logger, outages),
       taskList: {
         [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
         [PRUNE]: pruneTask({ pool, config, logger }),
@@ -94,7 +103,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     });
     // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.
     await liveness.recover();
-    fanOut = startFanOut(pool, logger);
+    fanOut = startFanOut(pool, outages);
   } catch (error) {
     await fanOut?.stop();
     await liveness?.close();

@@ -24,11 +24,14 @@ import {
 } from '../http/idempotency.js';
 import type { SharedRateLimiter } from '../http/rate-limit.js';
 import { parseInput, parseQuery } from '../validation.js';
+import type { OutageLog } from '../outage-log.js';
 import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { servedRoutes } from './served-route.js';
 
 export interface RestDependencies {
+  /** Where 503s are counted, and logged once per episode. */
+  outages: OutageLog;
   schema: GraphQLSchema;
   services: Services;
   credentials: CredentialResolver;
@@ -106,6 +109,7 @@ export function createRestRouter(deps: RestDependencies): Router {
         : await answer(req, principal);
       if (result.body === undefined) res.status(result.status).end();
       else res.status(result.status).json(result.body);
+      deps.outages.passed();
     };
     router[row.method](row.path, handler as unknown as RequestHandler);
   }
@@ -122,7 +126,7 @@ export function createRestRouter(deps: RestDependencies): Router {
     sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.baseUrl}${req.path}`));
   });
 
-  router.use(restErrorHandler(deps.logger));
+  router.use(restErrorHandler(deps.logger, deps.outages));
   return router;
 }
 
@@ -131,14 +135,15 @@ function matches(pattern: string, path: string): boolean {
   return regex.test(path);
 }
 
-export function restErrorHandler(logger: Logger) {
+/** Internal errors are logged each; a 503 (the database away or busy) once per episode (OutageLog). */
+export function restErrorHandler(logger: Logger, outages: OutageLog) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const domain = toDomainError(error);
     if (domain.code === 'INTERNAL_ERROR') {
       logger.error({ err: domain.cause ?? error, method: req.method, url: req.originalUrl }, 'request failed');
     } else if (domain.code === 'SERVICE_UNAVAILABLE') {
       const cause = domain.cause instanceof Error ? domain.cause.message : undefined;
-      logger.warn({ cause, method: req.method, url: req.originalUrl }, domain.message);
+      outages.failed(domain.message, { cause, method: req.method, url: req.originalUrl });
     }
     if (res.headersSent) return res.end();
     sendError(res, domain);

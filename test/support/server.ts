@@ -7,7 +7,7 @@ import type { Scope } from '../../src/auth/scopes.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import type { PrismaClient } from '../../src/db/prisma.js';
 import type { Services } from '../../src/graphql/modules.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { configureHttpServer } from '../../src/http/server-options.js';
 import { createPlatform } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -49,6 +49,8 @@ let organizationCounter = 0;
 export async function startTestServer(
   env: Record<string, string> = {},
   database?: TestDatabase,
+  /** Where the server logs (by default nowhere: LOG_LEVEL silent). */
+  logger?: Logger,
 ): Promise<TestServer & { database: TestDatabase }> {
   const db = database ?? (await createTestDatabase());
   // Passwords at the lowest allowed cost (the one before OWASP's): the suite hashes hundreds,
@@ -68,7 +70,7 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = parseConfig({ PUBLIC_URL: url, ...settings });
-  const platform = await createPlatform(config, db.url, createLogger(config)).catch((error: unknown) => {
+  const platform = await createPlatform(config, db.url, logger ?? createLogger(config)).catch((error: unknown) => {
     server.close();
     throw error;
   });

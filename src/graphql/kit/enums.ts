@@ -44,7 +44,10 @@ export function graphqlEnum(
   const known = enums.get(name);
   if (known) {
     if (!sameValues(known.values, values)) {
-      throw new Error(`enum ${name} is declared with ${known.values.join(', ')} and again with ${values.join(', ')}`);
+      throw new Error(
+        `enum ${name} is declared with ${known.values.join(', ')} and again with ${values.join(', ')}: ` +
+          'give the input or filter that differs its own { graphql } type',
+      );
     }
     return known.object;
   }

@@ -497,7 +497,7 @@ describe('GraphQL', () => {
     expect(read.data.deal).toEqual(deal);
 
     const listed = await server.gql(
-      `query ($contactId: String) { deals(contactId: $contactId, sort: "-amount") { data { id } pagination { total } } }`,
+      `query ($contactId: ID) { deals(contactId: $contactId, sort: amount_desc) { data { id } pagination { total } } }`,
       { contactId: contact.id },
       { key },
     );

@@ -25,7 +25,7 @@ const CREATE = `mutation ($input: CreateContactInput!) { createContact(input: $i
 const UPDATE = `mutation ($id: ID!, $input: UpdateContactInput!) { updateContact(id: $id, input: $input) { ${CONTACT_FIELDS} } }`;
 const DELETE = `mutation ($id: ID!) { deleteContact(id: $id) }`;
 const GET = `query ($id: ID!) { contact(id: $id) { ${CONTACT_FIELDS} } }`;
-const LIST = `query ($page: Int, $limit: Int, $sort: String, $email: String, $company: String, $tag: String, $q: String) {
+const LIST = `query ($page: Int, $limit: Int, $sort: ContactSort, $email: String, $company: String, $tag: String, $q: String) {
   contacts(page: $page, limit: $limit, sort: $sort, email: $email, company: $company, tag: $tag, q: $q) {
     data { ${CONTACT_FIELDS} } pagination { page limit total pages } } }`;
 
@@ -211,14 +211,14 @@ describe('contacts and contact', () => {
     expect(byText.body.data.contacts.data.map((c: { id: string }) => c.id)).toEqual([created[1]!.id, created[3]!.id]);
   });
 
-  it('sorts by any documented field, ascending or descending (- prefix)', async () => {
+  it('sorts by any documented field, ascending or descending (the ContactSort enum: field, field_desc)', async () => {
     const ids = (res: TestResponse) => {
       expect(res.body.errors, res.text).toBeUndefined();
       return res.body.data.contacts.data.map((c: { id: string }) => c.id);
     };
-    const byEmailDesc = await gql(LIST, { sort: '-email' }, { key: listKey });
+    const byEmailDesc = await gql(LIST, { sort: 'email_desc' }, { key: listKey });
     expect(ids(byEmailDesc)).toEqual([...created].reverse().map((c) => c.id));
-    const byCreatedDesc = await gql(LIST, { sort: '-createdAt' }, { key: listKey });
+    const byCreatedDesc = await gql(LIST, { sort: 'createdAt_desc' }, { key: listKey });
     expect(ids(byCreatedDesc)).toEqual([...created].reverse().map((c) => c.id));
     const byUpdated = await gql(LIST, { sort: 'updatedAt' }, { key: listKey });
     expect(ids(byUpdated)).toEqual(created.map((c) => c.id));

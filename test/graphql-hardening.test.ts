@@ -228,6 +228,42 @@ describe('limits on every operation, before it runs', () => {
   });
 });
 
+describe('the cost of what Apollo Client sends', () => {
+  // Apollo Client adds __typename to every selection set (addTypenameToDocument).
+  const withTypename = (source: string) => source.replace(/\{(?!\s*\})/g, '{ __typename ');
+
+  it('counts __typename as nothing, so it hides no data cost', async () => {
+    const schema = await getSchema();
+    const page = `{ contacts(limit: 100) { ${CONTACT_PAGE} } }`;
+    const plain = checkOperation(schema, page, DEFAULTS);
+    expect(plain.refusals).toEqual([]);
+    expect(checkOperation(schema, withTypename(page), DEFAULTS)).toEqual(plain);
+    // 14 pages of 100 contacts with their deals cost the same 33,614 with __typename everywhere.
+    const contacts = CONTACT_PAGE.replace(
+      'updatedAt }',
+      'updatedAt deals { id title amount currency stage closedAt createdAt updatedAt } }',
+    );
+    const pages = aliases(14, (i) => `c${i}: contacts(limit: 100) { ${contacts} }`);
+    expect(checkOperation(schema, withTypename(pages), DEFAULTS).refusals).toEqual([
+      expect.stringMatching(/^Query cost limit of 30000 exceeded, found 33614 /),
+    ]);
+  });
+
+  it('costs one introspection at most half the limit, whatever the schema, so two fit and three do not', async () => {
+    const schema = await getSchema();
+    const apollo = withTypename(getIntrospectionQuery());
+    expect(checkOperation(schema, apollo, DEFAULTS)).toEqual({ refusals: [], cost: DEFAULTS.maxCost / 2 });
+    const strict = { ...DEFAULTS, maxCost: 200 };
+    expect(checkOperation(schema, apollo, strict)).toEqual({ refusals: [], cost: 100 });
+    const schemas = (n: number) =>
+      aliases(n, (i) => `s${i}: __schema { types { name fields { name args { name } } } }`);
+    expect(checkOperation(schema, schemas(2), strict)).toEqual({ refusals: [], cost: 200 });
+    expect(checkOperation(schema, schemas(3), strict).refusals).toEqual([
+      expect.stringMatching(/^Query cost limit of 200 exceeded, found 300 /),
+    ]);
+  });
+});
+
 describe('limits as settings', () => {
   it('has documented defaults and bounds', () => {
     expect(DEFAULTS).toEqual({

@@ -23,7 +23,7 @@ const CREATE = `mutation ($input: CreateUserInput!) { createUser(input: $input) 
 const UPDATE = `mutation ($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`;
 const DELETE = `mutation ($id: ID!) { deleteUser(id: $id) }`;
 const GET = `query ($id: ID!) { user(id: $id) { ${USER_FIELDS} } }`;
-const LIST = `query ($role: String, $q: String, $sort: String) {
+const LIST = `query ($role: UserRole, $q: String, $sort: UserSort) {
   users(role: $role, q: $q, sort: $sort) { data { ${USER_FIELDS} } pagination { total } } }`;
 
 let counter = 0;

@@ -417,7 +417,7 @@ describe('deliveries log, retry and redelivery', () => {
     expect((await log(id, '&status=failed')).data.map((row) => row.id)).toEqual([failed!.id]);
 
     const gql = await server.gql(
-      `query ($id: ID!) { webhookDeliveries(webhookId: $id, sort: "createdAt") { data { id attempt status } pagination { total } } }`,
+      `query ($id: ID!) { webhookDeliveries(webhookId: $id, sort: createdAt) { data { id attempt status } pagination { total } } }`,
       { id },
       { key },
     );

@@ -7,6 +7,10 @@
 // - depth and aliases: GraphQL Armor's validation rules;
 // - fields (with fragments expanded) and a cost that multiplies by list sizes:
 //   graphql-query-complexity, per request because `limit` may be a variable.
+//   An introspection (`__schema`, `__type`) answers from the schema in memory:
+//   it costs at most half the limit whatever the schema's size, and
+//   `__typename` costs nothing, so Apollo Client, which adds it to every
+//   selection, introspects as any tool does.
 //
 // A refusal is a 400 VALIDATION_ERROR whose message names the limit.
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -114,11 +118,14 @@ function introspectionListSizes(schema: GraphQLSchema): Map<string, number> {
  * Each field costs 1 plus its selection; a field with a `limit` argument (a page)
  * costs its selection `limit` times (default 50, at most 100, as the services
  * apply them); introspection lists count their average size in this schema, so
- * nesting introspection multiplies as it would when run.
+ * nesting introspection multiplies as it would when run, up to `introspectionCost`
+ * for each `__schema` or `__type`. `__typename` is free: no resolver runs for it.
  */
-function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
+function costEstimator(schema: GraphQLSchema, introspectionCost: number): ComplexityEstimator {
   const listSizes = introspectionListSizes(schema);
   return ({ type, field, args, childComplexity }) => {
+    if (field.name === '__typename') return 0;
+    if (field.name === '__schema' || field.name === '__type') return Math.min(1 + childComplexity, introspectionCost);
     if (field.args.some((arg) => arg.name === 'limit')) {
       const limit = typeof args.limit === 'number' ? Math.min(Math.max(args.limit, 1), MAX_LIMIT) : DEFAULT_LIMIT;
       return 1 + limit * childComplexity;
@@ -128,7 +135,14 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   };
 }
 
-const estimators = new WeakMap<GraphQLSchema, ComplexityEstimator>();
+const estimators = new WeakMap<GraphQLSchema, Map<number, ComplexityEstimator>>();
+
+/**
+ * The most one introspection (`__schema` or `__type`) costs: half the limit, so a
+ * tool's full introspection fits whatever the schema's size (it is answered
+ * from memory) and a document holds at most two.
+ */
+export const introspectionCostOf = (maxCost: number) => Math.floor(maxCost / 2);
 
 /**
  * The cost of one operation with its variables. Throws a refusal past
@@ -141,12 +155,14 @@ export function operationCost(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
-  maxFields: number,
+  { maxFields, maxCost }: Pick<GraphQLLimits, 'maxFields' | 'maxCost'>,
 ): number | undefined {
   const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
   if (errors?.length) return undefined;
-  let estimator = estimators.get(schema);
-  if (!estimator) estimators.set(schema, (estimator = costEstimator(schema)));
+  let bySchema = estimators.get(schema);
+  if (!bySchema) estimators.set(schema, (bySchema = new Map()));
+  let estimator = bySchema.get(maxCost);
+  if (!estimator) bySchema.set(maxCost, (estimator = costEstimator(schema, introspectionCostOf(maxCost))));
   // Only this operation (and the fragments), so no other operation is counted.
   const single: DocumentNode = {
     kind: Kind.DOCUMENT,
@@ -186,7 +202,7 @@ export function limitsPlugin(limits: GraphQLLimits): ApolloServerPlugin {
         async didResolveOperation({ schema, document, operation, request }) {
           // No operation (several and none named): execution refuses it without running anything.
           if (!operation) return;
-          const cost = operationCost(schema, document, operation, request.variables, limits.maxFields);
+          const cost = operationCost(schema, document, operation, request.variables, limits);
           const refusal = costRefusal(cost, limits);
           if (refusal) throw refusal;
         },
@@ -230,7 +246,7 @@ export function checkOperation(
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (operations.length !== 1) return { refusals: ['checkOperation takes a document with one operation'] };
   try {
-    const cost = operationCost(schema, document, operations[0]!, variables, limits.maxFields);
+    const cost = operationCost(schema, document, operations[0]!, variables, limits);
     if (cost === undefined) return { refusals: ['the variables are invalid'] };
     const refusal = costRefusal(cost, limits);
     return { refusals: refusal ? [refusal.message] : [], cost };

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import {
   getNamedType,
   isCompositeType,
+  isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
@@ -66,9 +67,18 @@ interface Rendered {
   variables: Record<string, unknown>;
 }
 
+/** One of an enum's values: bare in a literal (`sort: email_desc`), a string in variables. */
+class EnumName {
+  constructor(readonly name: string) {}
+  toJSON() {
+    return this.name;
+  }
+}
+
 /** GraphQL literal syntax for a JSON value; object keys made into names. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (value instanceof EnumName) return value.name;
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '0';
   if (typeof value === 'boolean') return String(value);
@@ -136,6 +146,13 @@ function inputValue(type: GraphQLInputType, name: string, world: FuzzWorld, dept
     return fc.record(model, { requiredKeys: required });
   }
   const scalar = (() => {
+    if (isEnumType(type)) {
+      const names = type.getValues().map((value) => new EnumName(value.name));
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...names) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+      );
+    }
     switch (type.name) {
       case 'Int':
         return fc.oneof(

@@ -7,6 +7,8 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
+import { DateTime } from './date-time.js';
+import { enumerable, enumName, graphqlEnum } from './enums.js';
 
 /** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
 export type GraphQLTypeFunction = NonNullable<Parameters<typeof Field>[0]> & (() => unknown);
@@ -21,6 +23,8 @@ export interface FieldKind {
   sql(column: string): string;
   /** The public form of the value read from the database (null stays null). */
   fromRow(value: unknown): unknown;
+  /** For one of a fixed set of strings: the set (the field's GraphQL type is then an enum). */
+  values?: readonly [string, ...string[]];
 }
 
 const same = (value: unknown) => value;
@@ -41,9 +45,10 @@ export const FIELD_KINDS = {
     fromRow: (v) => Number(v),
   },
   textList: { graphql: () => [String], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same },
+  idList: { graphql: () => [ID], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same },
   /** Millisecond ISO 8601 UTC, formatted by PostgreSQL exactly as Date#toISOString does. */
   timestamp: {
-    graphql: () => String,
+    graphql: () => DateTime,
     schema: () => z.iso.datetime().describe('ISO 8601 UTC timestamp'),
     sql: isoTimestamp,
     fromRow: (v) => (v as Date).toISOString(),
@@ -57,9 +62,20 @@ export const FIELD_KINDS = {
   },
 } satisfies Record<string, FieldKind>;
 
-/** A kind for one of a fixed set of strings (GraphQL String, OpenAPI enum). */
+/**
+ * A kind for one of a fixed set of strings: an OpenAPI enum, and a GraphQL enum
+ * named after the type and field (`Deal.stage` is `DealStage`) when every value
+ * can be a GraphQL name (else String).
+ */
 export function oneOf(values: readonly [string, ...string[]]): FieldKind {
-  return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same };
+  return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same, values };
+}
+
+/** The GraphQL type of a field of `type`: its kind's, or the enum of its values. */
+function graphqlTypeOfField(typeName: string, field: string, kind: FieldKind): GraphQLTypeFunction {
+  if (!kind.values || !enumerable(kind.values)) return kind.graphql;
+  const enumType = graphqlEnum(enumName(typeName, field), kind.values);
+  return () => enumType;
 }
 
 /** A list of scope names (GraphQL [String], OpenAPI an array of the scope enum). */
@@ -88,7 +104,8 @@ export function publicField(kind: FieldKind, options: PublicFieldOptions = {}): 
     const fields = registry.get(prototype.constructor) ?? [];
     fields.push({ name, kind, nullable, description: options.description });
     registry.set(prototype.constructor, fields);
-    Field(kind.graphql, { nullable, description: options.description })(prototype, property);
+    const type = graphqlTypeOfField(prototype.constructor.name, name, kind);
+    Field(type, { nullable, description: options.description })(prototype, property);
   };
 }
 

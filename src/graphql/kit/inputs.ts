@@ -5,8 +5,10 @@
 // optional (omitted is kept); optional fields also take null (null clears);
 // required fields cannot be cleared; create-only fields are unknown on update.
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, InputType, Int, type ClassType } from 'type-graphql';
+import { Field, ID, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
+import { DateTime } from './date-time.js';
+import { enumerable, enumName, graphqlEnum } from './enums.js';
 import type { GraphQLTypeFunction } from './fields.js';
 
 export interface InputFieldOptions {
@@ -65,13 +67,31 @@ export interface AnyResourceInput {
   UpdateInput: ClassType;
 }
 
-/** The GraphQL type of a zod schema: strings, whole numbers, booleans and lists of them. */
-export function graphqlTypeOf(schema: z.ZodType): GraphQLTypeFunction {
+/** Which resource field a schema is for: names its enum, and `id`/`…Id` makes a string an ID. */
+export interface FieldOf {
+  resource: string;
+  field: string;
+}
+
+const isIdName = (field: string) => field === 'id' || field.endsWith('Id');
+
+/**
+ * The GraphQL type of a zod schema: strings (an ID for `id`/`…Id`, a DateTime for
+ * an ISO date-time), whole numbers, booleans, lists of them, and enums (the
+ * resource's enum of that field, as its public field declares it).
+ */
+export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunction {
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   switch (def.type) {
     case 'string':
-    case 'enum':
-      return () => String;
+      if (def.format === 'datetime') return () => DateTime;
+      return at && isIdName(at.field) ? () => ID : () => String;
+    case 'enum': {
+      const values = Object.values(def.entries as Record<string, string>);
+      if (!at || !enumerable(values)) return () => String;
+      const enumType = graphqlEnum(enumName(at.resource, at.field), values);
+      return () => enumType;
+    }
     case 'boolean':
       return () => Boolean;
     case 'number':
@@ -79,28 +99,33 @@ export function graphqlTypeOf(schema: z.ZodType): GraphQLTypeFunction {
     case 'bigint':
       return () => GraphQLSafeInt;
     case 'array': {
-      const item = graphqlTypeOf(def.element as z.ZodType);
+      const item = graphqlTypeOf(def.element as z.ZodType, at);
       return () => [item()] as never;
     }
     case 'optional':
     case 'nullable':
     case 'default':
     case 'readonly':
-      return graphqlTypeOf(def.innerType as z.ZodType);
+      return graphqlTypeOf(def.innerType as z.ZodType, at);
     case 'pipe': {
       // A preprocess or transform: the typed end is the one that is not a transform.
       const [inner, outer] = [def.in as z.ZodType, def.out as z.ZodType];
-      return graphqlTypeOf(inner._zod.def.type === 'transform' ? outer : inner);
+      return graphqlTypeOf(inner._zod.def.type === 'transform' ? outer : inner, at);
     }
     default:
       throw new Error(`no GraphQL type for a zod ${def.type}; give one with { graphql }`);
   }
 }
 
-function inputType(name: string, fields: Fields, nullable: (field: InputField) => boolean): ClassType {
+function inputType(
+  resource: string,
+  name: string,
+  fields: Fields,
+  nullable: (field: InputField) => boolean,
+): ClassType {
   const type = { [name]: class {} }[name]!;
   for (const [key, field] of Object.entries(fields)) {
-    Field(field.graphql ?? graphqlTypeOf(field.schema), {
+    Field(field.graphql ?? graphqlTypeOf(field.schema, { resource, field: key }), {
       nullable: nullable(field),
       description: field.description,
     })(type.prototype, key);
@@ -123,7 +148,7 @@ export function defineInput<F extends Fields>(name: string, fields: F): Resource
   return {
     create: z.strictObject(createShape) as ResourceInput<F>['create'],
     update: z.strictObject(updateShape) as unknown as ResourceInput<F>['update'],
-    CreateInput: inputType(`Create${name}Input`, fields, (field) => !field.required),
-    UpdateInput: inputType(`Update${name}Input`, updatable, () => true),
+    CreateInput: inputType(name, `Create${name}Input`, fields, (field) => !field.required),
+    UpdateInput: inputType(name, `Update${name}Input`, updatable, () => true),
   };
 }

@@ -2,8 +2,14 @@
 // fields, and filters. From them come the validation schema (REST query and
 // GraphQL arguments alike), the GraphQL ArgsType, the REST operation's variable
 // declarations, and the SQL WHERE/ORDER BY of the list fast path.
+//
+// In GraphQL, `sort` is the enum `<Name>Sort`: `createdAt` ascending and
+// `createdAt_desc` descending (an enum value cannot start with `-`), whose
+// values inside are REST's `createdAt` and `-createdAt`: resolvers and services
+// see one spelling, and REST's query turns into the enum's names (`variablesOf`).
 import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
+import { enumNameOf, graphqlEnum } from './enums.js';
 import { graphqlTypeOf } from './inputs.js';
 import { pageSchema } from './page.js';
 import { qualifiedColumn, type GraphQLTypeFunction } from './fields.js';
@@ -15,6 +21,8 @@ export interface Filter<S extends z.ZodType = z.ZodType> {
   where(param: string): string;
   /** The parameter's value from the parsed filter (default: as parsed). */
   value?(parsed: z.output<S>): unknown;
+  /** The GraphQL type, when the schema's is not the one (default: read off the schema, see graphqlTypeOf). */
+  graphql?: GraphQLTypeFunction;
 }
 
 export const filter = <S extends z.ZodType>(schema: S, options: Omit<Filter<S>, 'schema'>): Filter<S> => ({
@@ -35,6 +43,8 @@ export interface ListDefinition<F extends Filters, S extends string> {
   Args: ClassType;
   /** `$page: Int, $limit: Int, ...` and `page: $page, ...`, for the REST operation. */
   variables: { declarations: string; arguments: string };
+  /** The REST operation's variables from the parsed query: `sort=-createdAt` becomes `createdAt_desc`. */
+  variablesOf(query: Record<string, unknown>): Record<string, unknown>;
   sortFields: readonly S[];
   filters: F;
 }
@@ -44,9 +54,13 @@ export interface AnyListDefinition {
   schema: z.ZodType;
   Args: ClassType;
   variables: { declarations: string; arguments: string };
+  variablesOf(query: Record<string, unknown>): Record<string, unknown>;
   sortFields: readonly string[];
   filters: Filters;
 }
+
+/** The GraphQL name of a REST sort value: `createdAt`, `-createdAt` -> `createdAt_desc`. */
+export const sortValueName = (value: string) => (value.startsWith('-') ? `${value.slice(1)}_desc` : value);
 
 export interface ListOptions<F extends Filters, S extends string> {
   /** Fields `sort` accepts (each a column); `-` prefix for descending. Default order: createdAt, id. */
@@ -65,13 +79,23 @@ export function defineList<F extends Filters, S extends string>(
   });
 
   const Args = { [`${name}ListArgs`]: class {} }[`${name}ListArgs`]!;
+  const Sort = graphqlEnum(
+    `${name}Sort`,
+    sort.flatMap((field) => [field, `-${field}`]),
+    {
+      description: `The order of a ${name} list: a field ascending, or \`<field>_desc\` descending; then by id.`,
+      valueNames: sortValueName,
+      valueDescriptions: (value) =>
+        `By ${value.replace(/^-/, '')}, ${value.startsWith('-') ? 'descending' : 'ascending'} (REST: sort=${value}).`,
+    },
+  );
   const argTypes: [string, GraphQLTypeFunction, string][] = [
     ['page', () => Int, 'From 1; default 1.'],
     ['limit', () => Int, '1 to 100; default 50.'],
-    ['sort', () => String, `One of ${sort.join(', ')}; \`-\` prefix for descending.`],
+    ['sort', () => Sort, 'Default: createdAt, oldest first.'],
     ...Object.entries(filters).map(([key, f]): [string, GraphQLTypeFunction, string] => [
       key,
-      graphqlTypeOf(f.schema),
+      f.graphql ?? graphqlTypeOf(f.schema, { resource: name, field: key }),
       f.description,
     ]),
   ];
@@ -80,17 +104,22 @@ export function defineList<F extends Filters, S extends string>(
   }
   ArgsType()(Args);
 
-  const graphqlName = (type: GraphQLTypeFunction) => {
+  // Int, ID and DateTime are GraphQL types with a name; String is JavaScript's; enums are plain objects.
+  const graphqlName = (key: string, type: GraphQLTypeFunction) => {
     const value = type() as { name?: string };
-    return value === Int ? 'Int' : value === String ? 'String' : (value.name ?? 'String');
+    const typeName = value === String ? 'String' : (enumNameOf(value) ?? value.name);
+    if (!typeName) throw new Error(`no GraphQL type name for ${name} list argument ${key}`);
+    return typeName;
   };
   return {
     schema: schema as unknown as ListDefinition<F, S>['schema'],
     Args,
     variables: {
-      declarations: argTypes.map(([key, type]) => `$${key}: ${graphqlName(type)}`).join(', '),
+      declarations: argTypes.map(([key, type]) => `$${key}: ${graphqlName(key, type)}`).join(', '),
       arguments: argTypes.map(([key]) => `${key}: $${key}`).join(', '),
     },
+    variablesOf: (query) =>
+      typeof query.sort === 'string' ? { ...query, sort: sortValueName(query.sort) } : { ...query },
     sortFields: sort,
     filters,
   };

@@ -106,7 +106,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         operation: `query (${list.variables.declarations}) { ${single}s(${list.variables.arguments}) {
           data { ${fields} } ${PAGINATION_SELECTION} } }`,
         query: list.schema,
-        variables: ({ query }) => query as Record<string, unknown>,
+        variables: ({ query }) => list.variablesOf(query as Record<string, unknown>),
         status: 200,
         response: pageOf(object, `${name}Page`),
       }),

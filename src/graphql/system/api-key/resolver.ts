@@ -3,6 +3,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
+import { DateTime } from '../../kit/date-time.js';
 import { PageOf, type Page } from '../../kit/page.js';
 import { Requires } from '../../kit/scope.js';
 import { apiKeyInput, apiKeyList } from './input.js';
@@ -35,7 +36,7 @@ export class ApiKeyResolver {
   @Mutation(() => NewApiKey, { description: 'A new key and secret with the same name and scopes; the old key stops.' })
   rotateApiKey(
     @Arg('id', () => ID) id: string,
-    @Arg('expiresAt', () => String, { nullable: true, description: 'Default: the old key’s expiry.' })
+    @Arg('expiresAt', () => DateTime, { nullable: true, description: 'Default: the old key’s expiry.' })
     expiresAt: string | undefined,
     @Ctx() ctx: Context,
   ): Promise<NewApiKey> {

@@ -32,7 +32,7 @@ export const apiKeyRoutes = [
     tag,
     summary: 'Rotate an API key',
     description: 'A new key and secret with the same name and scopes; the old key is revoked at once.',
-    operation: `mutation ($id: ID!, $expiresAt: String) { rotateApiKey(id: $id, expiresAt: $expiresAt) { ${selectionOf(NewApiKey)} } }`,
+    operation: `mutation ($id: ID!, $expiresAt: DateTime) { rotateApiKey(id: $id, expiresAt: $expiresAt) { ${selectionOf(NewApiKey)} } }`,
     body: rotateApiKeySchema,
     variables: ({ params, body }) => ({ id: params.id, ...body }),
     status: 201,

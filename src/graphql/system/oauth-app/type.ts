@@ -20,7 +20,7 @@ export class OauthApp {
   @Public.text({ nullable: true, description: 'Shown to users on the consent page.' })
   description!: string | null;
 
-  @Public.text({ description: 'The OAuth client_id (`bpc_…`).' })
+  @Public.id({ description: 'The OAuth client_id (`bpc_…`).' })
   clientId!: string;
 
   @Public.of(oneOf(CLIENT_TYPES), {

@@ -68,7 +68,10 @@ export const webhookRoutes = [
       webhookDeliveries(webhookId: $id, ${deliveryList.variables.arguments}) {
         data { ${selectionOf(WebhookDelivery)} } ${PAGINATION_SELECTION} } }`,
     query: deliveryList.schema,
-    variables: ({ params, query }) => ({ ...(query as Record<string, unknown>), id: params.id }),
+    variables: ({ params, query }) => ({
+      ...deliveryList.variablesOf(query as Record<string, unknown>),
+      id: params.id,
+    }),
     status: 200,
     response: pageOf(responseSchemaOf(WebhookDelivery), 'WebhookDeliveryPage'),
   }),

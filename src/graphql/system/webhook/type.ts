@@ -104,7 +104,7 @@ export class WebhookDispatch {
   @Public.id()
   webhookId!: string;
 
-  @Public.textList({ description: 'The events queued, each once.' })
+  @Public.idList({ description: 'The events queued, each once.' })
   eventIds!: string[];
 
   @Public.int()

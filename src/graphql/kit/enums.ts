@@ -1,0 +1,68 @@
+// GraphQL enums of the kit, one per enumerated field, named after the resource
+// and the field (`DealStage`, `UserRole`): the public field, the input field and
+// the list filter of the same name share it, whichever declares it first. The
+// values keep the wire spelling (`lead`, not `LEAD`), so GraphQL, REST and events
+// show the same strings.
+import { registerEnumType } from 'type-graphql';
+
+/** The enum object type-graphql takes: GraphQL value name -> internal value. */
+export type EnumObject = Record<string, string>;
+
+const enums = new Map<string, { values: readonly string[]; object: EnumObject }>();
+const names = new WeakMap<EnumObject, string>();
+
+/** The GraphQL name of an enum made here (type-graphql's enum objects carry none). */
+export const enumNameOf = (object: object): string | undefined => names.get(object as EnumObject);
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+/** Whether every value can be a GraphQL enum value name (`crm:read` and `contact.created` cannot). */
+export function enumerable(values: readonly string[]): boolean {
+  return values.every((value) => GRAPHQL_NAME.test(value) && !['true', 'false', 'null'].includes(value));
+}
+
+/** `Deal` + `stage` -> `DealStage`. */
+export const enumName = (resource: string, field: string) => `${resource}${field[0]!.toUpperCase()}${field.slice(1)}`;
+
+const sameValues = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value) => b.includes(value));
+
+/**
+ * The GraphQL enum `name` of these values, registered on first use. Another
+ * declaration of the same name must list the same values: an input that takes
+ * fewer than its field shows says so with its own `graphql` type.
+ */
+export function graphqlEnum(
+  name: string,
+  values: readonly string[],
+  options: {
+    description?: string;
+    valueNames?: (value: string) => string;
+    valueDescriptions?: (value: string) => string;
+  } = {},
+): EnumObject {
+  const known = enums.get(name);
+  if (known) {
+    if (!sameValues(known.values, values)) {
+      throw new Error(
+        `enum ${name} is declared with ${known.values.join(', ')} and again with ${values.join(', ')}: ` +
+          'give the input or filter that differs its own { graphql } type',
+      );
+    }
+    return known.object;
+  }
+  const valueName = options.valueNames ?? ((value: string) => value);
+  const object: EnumObject = Object.fromEntries(values.map((value) => [valueName(value), value]));
+  registerEnumType(object, {
+    name,
+    description: options.description,
+    ...(options.valueDescriptions && {
+      valuesConfig: Object.fromEntries(
+        values.map((value) => [valueName(value), { description: options.valueDescriptions!(value) }]),
+      ),
+    }),
+  });
+  enums.set(name, { values, object });
+  names.set(object, name);
+  return object;
+}

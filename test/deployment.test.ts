@@ -10,8 +10,12 @@ import { Browser, consentUrl, createApp, createUser, obtainCode, type TestApp } 
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
 
 describe('a server started without NODE_ENV, on a DATABASE_URL', () => {
-  // A blank value is unset; the fixture always gives a DATABASE_URL.
-  const server = useServer({ NODE_ENV: '', RATE_LIMIT_MAX: '1000000' });
+  // A blank value is unset; the fixture always gives a DATABASE_URL, which then needs the master key.
+  const server = useServer({
+    NODE_ENV: '',
+    RATE_LIMIT_MAX: '1000000',
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 4).toString('base64'),
+  });
   useWorker(server);
   const receiver = useReceivers();
   let org: TestOrg;

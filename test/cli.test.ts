@@ -110,6 +110,35 @@ describe('with DATABASE_URL and a running server', () => {
   const adminEmail = `owner-${randomBytes(4).toString('hex')}@example.test`;
   const cli = (...args: string[]) => run(args, baseEnv({ DATABASE_URL: server.databaseUrl }));
 
+  it('org create --with-key also prints a first admin key, made by the admin, that works at once', async () => {
+    const email = `first-${randomBytes(4).toString('hex')}@example.test`;
+    const result = await cli(
+      'org',
+      'create',
+      '--name',
+      'First Key Ltd',
+      '--admin-email',
+      email,
+      '--admin-password',
+      'correct horse battery',
+      '--with-key',
+      '--json',
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const body = JSON.parse(result.stdout);
+    expect(body.apiKey).toMatchObject({
+      key: expect.stringMatching(/^bpk_/),
+      secret: expect.stringMatching(/^bps_/),
+      scopes: ['admin'],
+    });
+    const users = await server.rest('GET', '/v1/users', { key: body.apiKey.key });
+    expect(users.status).toBe(200);
+    expect(users.body.data.map((user: { email: string }) => user.email)).toEqual([email]);
+    const stored = await server.prisma.apiKey.findUniqueOrThrow({ where: { id: body.apiKey.id } });
+    expect(stored.createdByUserId).toBe(body.user.id);
+  });
+
   it('org create --json prints one JSON document: the organization and its admin', async () => {
     const result = await cli(
       'org',

@@ -77,24 +77,35 @@ function createdKeyJson(created: NewApiKey) {
 
 const orgCreate: Command = {
   name: 'org create',
-  options: ['name', 'admin-email', 'admin-password'],
+  options: ['name', 'admin-email', 'admin-password', 'with-key'],
+  switches: ['with-key'],
   prepare(flags) {
     const input = {
       name: required(flags, 'name'),
       adminEmail: required(flags, 'admin-email'),
       adminPassword: required(flags, 'admin-password', { trim: false }),
     };
+    const withKey = flags['with-key'] === 'true';
     // The same checks createOrganization makes, before a database is opened.
     parseInput(createOrganizationSchema, input);
     return async (services) => {
       const created = await services.organizations.create(input);
-      return {
-        json: created,
-        text: [
-          `Created organization ${created.organization.id} (${created.organization.name})`,
-          `  admin user: ${created.user.id} ${created.user.email}`,
-        ].join('\n'),
-      };
+      const text = [
+        `Created organization ${created.organization.id} (${created.organization.name})`,
+        `  admin user: ${created.user.id} ${created.user.email}`,
+      ];
+      if (!withKey) return { json: created, text: text.join('\n') };
+      // The first admin key, made by the admin (so it holds no more than the admin does), as the demo's is.
+      const principal = operatorPrincipal(created.organization.id, created.user.id);
+      const key = createdKeyJson(
+        await services.apiKeys.create(principal, { name: 'first admin key', scopes: ['admin'] }),
+      );
+      text.push(
+        `  API key:    ${key.id} ${key.key}`,
+        `  key secret: ${key.secret}`,
+        'Store the key and the secret now: they are not shown again.',
+      );
+      return { json: { ...created, apiKey: key }, text: text.join('\n') };
     };
   },
 };

@@ -9,9 +9,11 @@ one a running server (npm start) already started, or else one started for the
 command and stopped when it ends. Pending migrations are applied first.
 
 Commands:
-  org create --name <name> --admin-email <email> --admin-password <password>
-      Create an organization and its first admin user.
-      JSON: {"organization": {"id", "name"}, "user": {"id", "email"}}
+  org create --name <name> --admin-email <email> --admin-password <password> [--with-key]
+      Create an organization and its first admin user; with --with-key also an
+      \`admin\` API key made by that user (key and secret shown only this once).
+      JSON: {"organization": {"id", "name"}, "user": {"id", "email"}}, and with
+            --with-key "apiKey": as api-key create
 
   api-key create --org <id> --name <name> --scopes "<scope> ..." [--expires-in-days <days>]
       Create an API key for an organization. Scopes are separated by spaces or

@@ -19,15 +19,15 @@ export class OutageLog {
     private readonly affected: string,
   ) {}
 
-  /** One more failure of this kind (e.g. its message); only the first of an episode is logged. */
-  failed(kind: string, details: Record<string, unknown> = {}): void {
+  /** One more failure of this kind (e.g. its message); only the first of an episode is logged, at `level`. */
+  failed(kind: string, details: Record<string, unknown> = {}, level: 'warn' | 'error' = 'warn'): void {
     const episode = this.episodes.get(kind);
     if (episode) {
       episode.count++;
       return;
     }
     this.episodes.set(kind, { since: Date.now(), count: 1 });
-    this.logger.warn(
+    this.logger[level](
       { ...details, outage: kind },
       `${kind} (further ${this.affected} affected are counted, not logged)`,
     );

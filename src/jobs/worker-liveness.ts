@@ -3,9 +3,9 @@
 // process holds a PostgreSQL session advisory lock per id it locks jobs under, on
 // a connection of its own, for as long as it lives: PostgreSQL drops the locks
 // with the session when the process dies. Jobs are locked under the id of the
-// worker pool (`pool-…`, graphile-worker 0.17 fetches for its workers under it),
-// so that is the id marked; worker ids are marked too, should a version lock
-// under those. Every worker process, at start and then every recover interval,
+// worker pool (`pool-…`: graphile-worker 0.17 fetches for its workers under it),
+// so that is the id marked (the busy-workers test in worker.test.ts would show a
+// version that locks under another). Every worker process, at start and then every recover interval,
 // looks at the ids that lock jobs; an id whose advisory lock nobody holds belongs
 // to a dead process, and its jobs are unlocked for the living
 // (graphile_worker.force_unlock_workers). A job is then delivered again: receivers
@@ -21,7 +21,7 @@ export interface Liveness {
   /** Frees the jobs of dead workers now; returns the worker ids freed. */
   recover(): Promise<string[]>;
   /**
-   * Resolves once every id this process has started locks jobs under is marked.
+   * Resolves once the id this process locks jobs under (its pool's) is marked.
    * Workers wait for it before their first fetch (worker.ts), so no job is ever
    * locked under an id that another process could take for dead.
    */
@@ -49,7 +49,6 @@ export async function startLiveness(
       );
   };
   events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => markAlive(workerPool.id));
-  events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => markAlive(worker.workerId));
 
   async function recover(): Promise<string[]> {
     // This process's own marks are granted before it judges anyone.

@@ -55,7 +55,7 @@ function workerLogger(logger: Logger, outages: OutageLog): WorkerLogger {
   return new WorkerLogger((scope) => (level, message, meta) => {
     const as = levels[level] ?? 'debug';
     if (as === 'debug') logger.debug({ worker: scope, ...meta }, message);
-    else outages.failed(message, { worker: scope, level: as, ...meta });
+    else outages.failed(message, { worker: scope, ...meta }, as);
   });
 }
 

@@ -17,12 +17,12 @@ export const enumNameOf = (object: object): string | undefined => names.get(obje
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /** Whether every value can be a GraphQL enum value name (`crm:read` and `contact.created` cannot). */
-export function enumerable(values: readonly string[]): boolean {
+function enumerable(values: readonly string[]): boolean {
   return values.every((value) => GRAPHQL_NAME.test(value) && !['true', 'false', 'null'].includes(value));
 }
 
 /** `Deal` + `stage` -> `DealStage`. */
-export const enumName = (resource: string, field: string) => `${resource}${field[0]!.toUpperCase()}${field.slice(1)}`;
+const enumName = (resource: string, field: string) => `${resource}${field[0]!.toUpperCase()}${field.slice(1)}`;
 
 const sameValues = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((value) => b.includes(value));
@@ -65,4 +65,14 @@ export function graphqlEnum(
   enums.set(name, { values, object });
   names.set(object, name);
   return object;
+}
+
+/**
+ * The GraphQL type of `resource`'s field `field` holding one of `values`: its enum
+ * (`DealStage`), or undefined when a value cannot be a GraphQL name.
+ */
+export function fieldEnum(resource: string, field: string, values: readonly string[]): (() => EnumObject) | undefined {
+  if (!enumerable(values)) return undefined;
+  const enumType = graphqlEnum(enumName(resource, field), values);
+  return () => enumType;
 }

@@ -8,7 +8,7 @@ import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
 import { DateTime } from './date-time.js';
-import { enumerable, enumName, graphqlEnum } from './enums.js';
+import { fieldEnum } from './enums.js';
 
 /** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
 export type GraphQLTypeFunction = NonNullable<Parameters<typeof Field>[0]> & (() => unknown);
@@ -73,9 +73,7 @@ export function oneOf(values: readonly [string, ...string[]]): FieldKind {
 
 /** The GraphQL type of a field of `type`: its kind's, or the enum of its values. */
 function graphqlTypeOfField(typeName: string, field: string, kind: FieldKind): GraphQLTypeFunction {
-  if (!kind.values || !enumerable(kind.values)) return kind.graphql;
-  const enumType = graphqlEnum(enumName(typeName, field), kind.values);
-  return () => enumType;
+  return (kind.values && fieldEnum(typeName, field, kind.values)) ?? kind.graphql;
 }
 
 /** A list of scope names (GraphQL [String], OpenAPI an array of the scope enum). */

@@ -8,7 +8,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 import { DateTime } from './date-time.js';
-import { enumerable, enumName, graphqlEnum } from './enums.js';
+import { fieldEnum } from './enums.js';
 import type { GraphQLTypeFunction } from './fields.js';
 
 export interface InputFieldOptions {
@@ -88,9 +88,7 @@ export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunct
       return at && isIdName(at.field) ? () => ID : () => String;
     case 'enum': {
       const values = Object.values(def.entries as Record<string, string>);
-      if (!at || !enumerable(values)) return () => String;
-      const enumType = graphqlEnum(enumName(at.resource, at.field), values);
-      return () => enumType;
+      return (at && fieldEnum(at.resource, at.field, values)) ?? (() => String);
     }
     case 'boolean':
       return () => Boolean;

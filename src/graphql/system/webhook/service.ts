@@ -38,12 +38,19 @@ export const REDELIVER_LIMIT = 10_000;
 const LABEL = 'Webhook';
 
 export class WebhookService {
-  private readonly config: Pick<Config, 'isProduction' | 'localConveniences' | 'webhooks' | 'dataDir'>;
+  private configured?: Pick<Config, 'isProduction' | 'localConveniences' | 'webhooks' | 'dataDir'>;
   private sealing?: Promise<WebhookSecrets>;
 
-  constructor(private readonly db: ServiceDependencies) {
-    // Tools that build services without a configuration read it from the environment.
-    this.config = db.config ?? parseConfig(process.env);
+  constructor(private readonly db: ServiceDependencies) {}
+
+  /**
+   * The service's configuration. Tools that build services without one read it from
+   * the environment, when a webhook is first touched: one that never touches a
+   * webhook (a bench seeding contacts) needs no webhook settings.
+   */
+  private get config(): Pick<Config, 'isProduction' | 'localConveniences' | 'webhooks' | 'dataDir'> {
+    this.configured ??= this.db.config ?? parseConfig(process.env);
+    return this.configured;
   }
 
   private secrets(): Promise<WebhookSecrets> {

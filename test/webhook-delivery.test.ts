@@ -6,6 +6,8 @@ import 'reflect-metadata';
 // redirects count as failures; 410 and a run of exhausted events disable the
 // endpoint; a rolled-back change delivers nothing; organizations never see each
 // other's events; a subscriber gets only the types it asked for.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -208,6 +210,48 @@ describe('fan-out', () => {
       );
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('kept-alive connections', () => {
+  it('sends again on a new connection when the receiver drops a kept-alive one as a delivery goes out', async () => {
+    const { key } = await tenant();
+    // Each connection answers its first request and is dropped, unanswered, at its
+    // second: what a receiver closing an idle connection does at the wrong moment.
+    const answered: string[] = [];
+    const requestsOn = new WeakMap<object, number>();
+    const dropping = http.createServer((req, res) => {
+      const n = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, n);
+      if (n > 1) return req.socket.destroy();
+      req.resume().on('end', () => {
+        answered.push(String(req.headers['webhook-id']));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/hook`;
+      const res = await server.rest('POST', '/v1/webhooks', { key, body: { url, events: ['contact.created'] } });
+      expect(res.status, res.text).toBe(201);
+      for (let i = 1; i <= 3; i++) {
+        await createContact(key);
+        await eventually(async () => answered.length === i);
+      }
+      const log = await eventually(async () => {
+        const rows = await deliveries(key, res.body.id);
+        return rows.length === 3 ? rows : undefined;
+      });
+      expect(log.map((row) => [row.attempt, row.status])).toEqual([
+        [1, 'succeeded'],
+        [1, 'succeeded'],
+        [1, 'succeeded'],
+      ]);
+      expect(new Set(answered).size).toBe(3);
+    } finally {
+      dropping.closeAllConnections();
+      await new Promise((resolve) => dropping.close(resolve));
     }
   });
 });

@@ -153,7 +153,9 @@ describe('busy workers beside each other', () => {
       created += batch.length;
       await sleep(20);
     }
-    await target.waitFor(created, 30_000);
+    await target.waitFor(created, 30_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}; attempts that failed: ${JSON.stringify(await failedAttempts())}`);
+    });
     await eventually(async () => (await queuedDeliveries()) === 0);
     await sleep(500); // a doubled delivery would arrive now
     const ids = target.received.map((request) => String(request.headers['webhook-id']));
@@ -166,6 +168,19 @@ describe('busy workers beside each other', () => {
     }
   }, 90_000);
 });
+
+async function failedAttempts(): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: server.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select "eventId", attempt, "statusCode", error from "WebhookDelivery" where status <> 'succeeded'`,
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
 
 async function eventuallyDelivered(target: Receiver, events: string[]) {
   const deadline = Date.now() + 30_000;

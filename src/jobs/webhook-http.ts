@@ -105,67 +105,78 @@ export function postSigned(
   if (options.strict && isIP(literal) && isForbiddenAddress(literal)) {
     return Promise.resolve(fail('must not resolve to a loopback, private, link-local or reserved address'));
   }
-  const agent = secure ? (options.strict ? agents.strictHttps : agents.https) : agents.http;
+  const pooled = secure ? (options.strict ? agents.strictHttps : agents.https) : agents.http;
   const send = secure ? https.request : http.request;
-
-  return new Promise<AttemptResult>((resolve) => {
-    let settled = false;
-    const finish = (result: AttemptResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const request = send(target, {
-      method: 'POST',
-      agent,
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-    });
-    // The deadline runs from when a connection is free: a batch may wait in the
-    // agent's queue behind the endpoint's other deliveries, which is not the receiver's time.
-    let timer: NodeJS.Timeout | undefined;
-    request.once('socket', () => {
-      started = performance.now();
-      timer = setTimeout(() => {
-        finish(fail(`timed out after ${options.timeoutMs} ms`));
-        request.destroy();
-      }, options.timeoutMs);
-    });
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      finish(fail(error.code === 'EFORBIDDENADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`));
-    });
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const excerpt = text ? text.slice(0, EXCERPT_LIMIT) : null;
-        const ok = status >= 200 && status < 300;
-        const redirect = status >= 300 && status < 400;
-        finish({
-          ok,
-          statusCode: status,
-          durationMs: elapsed(),
-          error: ok ? null : redirect ? `redirect (${status}) not followed` : `HTTP ${status}`,
-          excerpt,
-          retryAfterMs: retryAfterOf(response.headers['retry-after']),
-        });
-        // Whatever was not read is not waited for; the socket is not reused.
-        if (!response.complete) response.destroy();
+  // A kept-alive connection the receiver closes as the request goes out fails
+  // before the receiver reads it (Node's documented race: ECONNRESET on a reused
+  // socket). That attempt is sent once more on a new connection of its own.
+  const attempt = (fresh: boolean): Promise<AttemptResult> =>
+    new Promise<AttemptResult>((resolve) => {
+      let settled = false;
+      const finish = (result: AttemptResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
       };
-      response.on('data', (chunk: Buffer) => {
-        if (size >= RESPONSE_READ_LIMIT) return;
-        chunks.push(chunk.subarray(0, RESPONSE_READ_LIMIT - size));
-        size += chunk.length;
-        if (size >= RESPONSE_READ_LIMIT) done();
+      const request = send(target, {
+        method: 'POST',
+        agent: fresh ? false : pooled,
+        ...(fresh && options.strict ? { lookup: publicOnlyLookup as never } : {}),
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
       });
-      response.on('end', done);
-      response.on('error', done);
-      response.on('aborted', done);
+      // The deadline runs from when a connection is free: a batch may wait in the
+      // agent's queue behind the endpoint's other deliveries, which is not the receiver's time.
+      let timer: NodeJS.Timeout | undefined;
+      request.once('socket', () => {
+        started = performance.now();
+        timer = setTimeout(() => {
+          finish(fail(`timed out after ${options.timeoutMs} ms`));
+          request.destroy();
+        }, options.timeoutMs);
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (!fresh && request.reusedSocket && error.code === 'ECONNRESET' && !settled) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(attempt(true));
+          return;
+        }
+        finish(fail(error.code === 'EFORBIDDENADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`));
+      });
+      request.on('response', (response) => {
+        const status = response.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const excerpt = text ? text.slice(0, EXCERPT_LIMIT) : null;
+          const ok = status >= 200 && status < 300;
+          const redirect = status >= 300 && status < 400;
+          finish({
+            ok,
+            statusCode: status,
+            durationMs: elapsed(),
+            error: ok ? null : redirect ? `redirect (${status}) not followed` : `HTTP ${status}`,
+            excerpt,
+            retryAfterMs: retryAfterOf(response.headers['retry-after']),
+          });
+          // Whatever was not read is not waited for; the socket is not reused.
+          if (!response.complete) response.destroy();
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (size >= RESPONSE_READ_LIMIT) return;
+          chunks.push(chunk.subarray(0, RESPONSE_READ_LIMIT - size));
+          size += chunk.length;
+          if (size >= RESPONSE_READ_LIMIT) done();
+        });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('aborted', done);
+      });
+      request.end(body);
     });
-    request.end(body);
-  });
+  return attempt(false);
 }
 
 /** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */

@@ -17,6 +17,11 @@ export const ID_PREFIX = {
   accessToken: 'oat',
   refreshToken: 'ort',
   session: 'ses',
+  employee: 'emp',
+  attendance: 'att',
+  leaveRequest: 'lve',
+  payrollRun: 'pay',
+  payrollItem: 'pit',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

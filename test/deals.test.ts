@@ -712,6 +712,29 @@ describe('relation fields cost one query per list', () => {
     expect(statements.filter(readsFrom('Deal'))).toHaveLength(1);
   });
 
+  it('pages Contact.deals with page and limit, each contact its own pages, in one deals query', async () => {
+    const withDeals = [...expected].filter(([, deals]) => deals.length >= 2).slice(0, 5);
+    expect(withDeals.length).toBeGreaterThan(1);
+    let data: { contacts: { data: { id: string; first: { id: string }[]; second: { id: string }[] }[] } } | undefined;
+    const statements = await counter.during(async () => {
+      data = await gql(
+        '{ contacts(limit: 50) { data { id first: deals(limit: 1) { id } second: deals(page: 2, limit: 1) { id } } } }',
+      );
+    });
+    for (const contact of data!.contacts.data) {
+      const deals = expected.get(contact.id) ?? [];
+      expect(contact.first.map((deal) => deal.id)).toEqual(deals.slice(0, 1));
+      expect(contact.second.map((deal) => deal.id)).toEqual(deals.slice(1, 2));
+    }
+    // One query per page asked for, whatever the number of contacts.
+    expect(statements.filter(readsFrom('Deal'))).toHaveLength(2);
+    const refused = await counted.request('POST', '/graphql', {
+      key: countedKey,
+      body: { query: '{ contacts { data { deals(limit: 101) { id } } } }' },
+    });
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });
+  });
+
   it('answers Deal.contact for a page of deals with one contacts query', async () => {
     let data: { deals: { data: { id: string; contactId: string; contact: { id: string } }[] } } | undefined;
     const statements = await counter.during(async () => {

@@ -10,6 +10,11 @@ export interface Context {
   /** Why authentication failed, to report instead of a bare UNAUTHORIZED. */
   authError?: Error;
   services: Services;
+  /**
+   * Set by the REST facade: the request's body or query, already validated with
+   * the operation's own schema, so the service does not validate it again.
+   */
+  restInput?: { value: unknown };
   /** Per request, so a batch never mixes callers or organizations; see kit/loaders.ts. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
 }

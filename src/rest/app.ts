@@ -4,7 +4,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
 import { credentialHolder, type Principal } from '../auth/principal.js';
 import { hasScope } from '../auth/scopes.js';
 import type { CredentialResolver } from '../auth/credentials.js';
@@ -27,7 +26,7 @@ import { parseInput, parseQuery } from '../validation.js';
 import type { OutageLog } from '../outage-log.js';
 import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
-import { servedRoutes } from './served-route.js';
+import { servedRoutes, type ServedRoute } from './served-route.js';
 
 export interface RestDependencies {
   /** Where 503s are counted, and logged once per episode. */
@@ -51,13 +50,16 @@ function withoutFields(body: unknown, fields: readonly string[]): unknown {
   return copy;
 }
 
-function parseBody(schema: z.ZodType | undefined, body: unknown, readOnly: readonly string[]): unknown {
-  if (!schema) return undefined;
+function parseBody(row: ServedRoute, body: unknown): unknown {
+  if (!row.body) return undefined;
   const value = body === undefined ? {} : body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object');
   }
-  return parseInput(schema, withoutFields(value, readOnly));
+  // A field only an action changes is refused with the action to use, not ignored.
+  const actionOnly = Object.keys(row.actionOnly ?? {}).find((field) => field in value);
+  if (actionOnly) throw new DomainError('VALIDATION_ERROR', row.actionOnly![actionOnly]!, actionOnly);
+  return parseInput(row.body, withoutFields(value, row.readOnly));
 }
 
 export function createRestRouter(deps: RestDependencies): Router {
@@ -78,12 +80,13 @@ export function createRestRouter(deps: RestDependencies): Router {
 
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
     const answer = async (req: Request, principal: Principal): Promise<Answer> => {
-      const variables = row.variables({
-        params: req.params as Record<string, string>,
-        query: row.query ? parseQuery(row.query, req.query) : undefined,
-        body: parseBody(row.body, req.body, row.readOnly),
-      });
-      const data = await runOperation(operation, variables, createContext(deps.services, principal));
+      const query = row.query ? parseQuery(row.query, req.query) : undefined;
+      const body = parseBody(row, req.body);
+      const variables = row.variables({ params: req.params as Record<string, string>, query, body });
+      const context = createContext(deps.services, principal);
+      // Validated here with the service's own schema: the kit's services do not validate it again.
+      if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query };
+      const data = await runOperation(operation, variables, context);
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };
 

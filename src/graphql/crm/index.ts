@@ -1,5 +1,5 @@
 // The CRM area: one line per resource.
-import { contactModule } from './contact/index.js';
+import { contacts } from './contact/index.js';
 import { dealModule } from './deal/index.js';
 
-export const crm = [contactModule, dealModule] as const;
+export const crm = [contacts.module, dealModule] as const;

@@ -17,6 +17,10 @@ export interface InputFieldOptions {
   graphql?: GraphQLTypeFunction;
   /** Present on create only (e.g. an API key's scopes, a user's initial password). */
   createOnly?: boolean;
+  /** The value of an optional field a create omits (or gives as null); an update cannot clear it unless `clearable`. */
+  default?: unknown;
+  /** With a default: null in an update sets the default (tags: null clears to []). */
+  clearable?: boolean;
 }
 
 export interface InputField<S extends z.ZodType = z.ZodType> extends InputFieldOptions {
@@ -52,6 +56,7 @@ type UpdateShape<F extends Fields> = {
 };
 
 export interface ResourceInput<F extends Fields = Fields> {
+  fields: F;
   create: z.ZodObject<CreateShape<F>, z.core.$strict>;
   /** Create-only fields are absent at run time (an unknown field) though the type lists them. */
   update: z.ZodObject<UpdateShape<F>, z.core.$strict>;
@@ -61,6 +66,7 @@ export interface ResourceInput<F extends Fields = Fields> {
 
 /** Any resource's input, where only the parts' roles matter. */
 export interface AnyResourceInput {
+  fields: Fields;
   create: z.ZodType;
   update: z.ZodType;
   CreateInput: ClassType;
@@ -115,7 +121,21 @@ export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunct
   }
 }
 
-function inputType(
+/** The value each create must store for a field it left out or gave as null: its default, or null. */
+export function createValues(fields: Fields, data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, data[key] ?? field.default ?? null]));
+}
+
+/** An update's given fields as columns: null sets a clearable field's default. */
+export function updateValues(fields: Fields, patch: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(patch)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, value === null && fields[key]?.clearable ? fields[key].default : value]),
+  );
+}
+
+export function inputType(
   resource: string,
   name: string,
   fields: Fields,
@@ -140,13 +160,41 @@ export function defineInput<F extends Fields>(name: string, fields: F): Resource
   const updateShape = Object.fromEntries(
     Object.entries(updatable).map(([key, field]) => [
       key,
-      field.required ? field.schema.optional() : field.schema.nullish(),
+      field.required || (field.default !== undefined && !field.clearable)
+        ? field.schema.optional()
+        : field.schema.nullish(),
     ]),
   );
   return {
+    fields,
     create: z.strictObject(createShape) as ResourceInput<F>['create'],
     update: z.strictObject(updateShape) as unknown as ResourceInput<F>['update'],
     CreateInput: inputType(name, `Create${name}Input`, fields, (field) => !field.required),
     UpdateInput: inputType(name, `Update${name}Input`, updatable, () => true),
+  };
+}
+
+/** What an action takes: its body's schema (as a create's: required and optional fields) and its GraphQL input. */
+export interface ActionInput<I = Record<string, unknown>> {
+  schema: z.ZodType<I>;
+  InputType: ClassType;
+  /** No field is required: the input may be left out. */
+  optional: boolean;
+}
+
+/** The input of an action named `name` of `resource` (`TerminateEmployeeInput`). */
+export function defineActionInput<F extends Fields>(
+  resource: string,
+  name: string,
+  fields: F,
+): ActionInput<z.output<z.ZodObject<CreateShape<F>>>> {
+  const shape = Object.fromEntries(
+    Object.entries(fields).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
+  );
+  const typeName = `${name[0]!.toUpperCase()}${name.slice(1)}${resource}Input`;
+  return {
+    schema: z.strictObject(shape) as never,
+    InputType: inputType(resource, typeName, fields, (field) => !field.required),
+    optional: Object.values(fields).every((field) => !field.required),
   };
 }

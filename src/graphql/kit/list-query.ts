@@ -27,14 +27,15 @@ export interface ListSource<T> {
 /** From this offset on, a page's ids are found in the index before any row is read. */
 const DEFERRED_JOIN_OFFSET = 1_000;
 
-/** One page of the caller's organization's records; `args` are checked with the list's schema. */
+/** One page of the caller's organization's records; `args` are checked with the list's schema unless `parsed`. */
 export async function listPage<T>(
   pool: pg.Pool,
   { table, type, list }: ListSource<T>,
   principal: Principal,
   args: unknown,
+  parsed = false,
 ): Promise<Page<T>> {
-  const filter = parseInput(list.schema, args) as PageRequest & Record<string, unknown>;
+  const filter = (parsed ? args : parseInput(list.schema, args)) as PageRequest & Record<string, unknown>;
   const where = whereOf(list, principal.organizationId, filter, table);
   const { skip, take } = pageWindow(filter);
   const order = orderOf(table, filter.sort as string | undefined);

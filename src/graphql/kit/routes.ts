@@ -34,6 +34,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   response?: z.ZodType;
   /** When it answers 409 CONFLICT, for the OpenAPI document (any POST also may: a reused Idempotency-Key). */
   conflict?: string;
+  /** Fields of the record only an action changes: in this body a 400 with the words given (which action to use). */
+  actionOnly?: Record<string, string>;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -79,6 +81,10 @@ export interface ResourceRoutesOptions {
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
   /** When an operation answers 409, e.g. { delete: 'The last admin' }. */
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
+  /** GraphQL names when not the type's: { one: 'attendanceRecord', many: 'attendance' }. */
+  names?: { one: string; many: string };
+  /** Fields only an action changes, refused in the PUT body (see RestRoute.actionOnly). */
+  actionOnly?: Record<string, string>;
 }
 
 /**
@@ -90,7 +96,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
   const { path, tag, type, list, input, descriptions = {}, conflicts = {} } = options;
   const [one, many] = options.noun;
   const name = type.name;
-  const single = name[0]!.toLowerCase() + name.slice(1);
+  const single = options.names?.one ?? name[0]!.toLowerCase() + name.slice(1);
+  const plural = options.names?.many ?? `${single}s`;
   const fields = selectionOf(type);
   const object = responseSchemaOf(type);
   const wanted = new Set(options.only ?? ['list', 'get', 'delete', ...(input ? (['create', 'update'] as const) : [])]);
@@ -103,7 +110,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         tag,
         summary: `List ${many}`,
         description: descriptions.list ?? 'Oldest first (createdAt, then id) unless `sort` names a field.',
-        operation: `query (${list.variables.declarations}) { ${single}s(${list.variables.arguments}) {
+        operation: `query (${list.variables.declarations}) { ${plural}(${list.variables.arguments}) {
           data { ${fields} } ${PAGINATION_SELECTION} } }`,
         query: list.schema,
         variables: ({ query }) => list.variablesOf(query as Record<string, unknown>),
@@ -159,6 +166,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         status: 200,
         response: object,
         conflict: conflicts.update,
+        actionOnly: options.actionOnly,
       }),
     );
   }
@@ -181,6 +189,10 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
 }
 
 export interface ActionRouteOptions {
+  /** The body the action takes (its GraphQL input type named `inputType`). */
+  body?: { schema: z.ZodType; inputType: string; optional: boolean };
+  /** When it answers 409 CONFLICT. */
+  conflict?: string;
   /** e.g. /api-keys/:id/rotate */
   path: string;
   tag: string;
@@ -195,15 +207,21 @@ export interface ActionRouteOptions {
 
 /** `POST /things/:id/<action>` over the mutation `<action>Thing(id: ID!)`. */
 export function actionRoute(options: ActionRouteOptions): RestRoute {
+  const { body } = options;
+  const fields = selectionOf(options.type);
   return route({
     method: 'post',
     path: options.path,
     tag: options.tag,
     summary: options.summary,
     description: options.description,
-    operation: `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${selectionOf(options.type)} } }`,
-    variables: ({ params }) => ({ id: params.id }),
+    operation: body
+      ? `mutation ($id: ID!, $input: ${body.inputType}${body.optional ? '' : '!'}) { ${options.mutation}(id: $id, input: $input) { ${fields} } }`
+      : `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${fields} } }`,
+    body: body?.schema,
+    variables: ({ params, body: given }) => (body ? { id: params.id, input: given } : { id: params.id }),
     status: options.status ?? 200,
     response: responseSchemaOf(options.type),
+    conflict: options.conflict,
   });
 }

@@ -1,10 +1,19 @@
-import { defineModule } from '../../kit/module.js';
-import { ContactResolver } from './resolver.js';
-import { contactRoutes } from './routes.js';
-import { ContactService } from './service.js';
+// Contacts, declared once (see kit/resource.ts); the public shape is type.ts,
+// the input and list input.ts. Nothing else is particular to a contact.
+import { defineResource } from '../../kit/define-resource.js';
+import { AREAS } from '../../kit/resource.js';
+import { contactInput, contactList } from './input.js';
+import { Contact } from './type.js';
 
-export const contactModule = defineModule({
-  resolvers: [ContactResolver],
-  routes: contactRoutes,
-  services: { contacts: (deps) => new ContactService(deps) },
+export const contacts = defineResource({
+  type: Contact,
+  idKind: 'contact',
+  area: AREAS.crm,
+  path: 'contacts',
+  names: { one: 'contact', many: 'contacts' },
+  input: contactInput,
+  list: contactList,
+  operations: { delete: true },
+  unique: { email: 'A contact with this email already exists in the organization' },
+  events: { created: 'contact.created', updated: 'contact.updated' },
 });

@@ -20,7 +20,7 @@ export const contactInput = defineInput('Contact', {
   email: required(email, { description: 'Unique within the organization; cannot be cleared.' }),
   company: optional(text(200)),
   phone: optional(phone),
-  tags: optional(tags),
+  tags: optional(tags, { default: [], clearable: true, description: 'null clears the tags.' }),
 });
 
 export const contactList = defineList('Contact', {

@@ -1,10 +1,60 @@
-import { defineModule } from '../../kit/module.js';
-import { ContactDealsResolver, DealResolver } from './resolver.js';
-import { dealRoutes } from './routes.js';
-import { DealService } from './service.js';
+// Deals, declared once (see kit/resource.ts): the stage lifecycle of
+// DECISIONS.md moves through PUT, and the contact a deal names must be one of
+// the same organization. Deal.contact and Contact.deals live here, beside the
+// deals, so the contact folder knows nothing of deals.
+import { defineResource } from '../../kit/define-resource.js';
+import { referenceField, referringField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { contacts } from '../contact/index.js';
+import { dealInput, dealList } from './input.js';
+import { CLOSED_STAGES, Deal, DEAL_STAGES, OPEN_STAGES } from './type.js';
 
-export const dealModule = defineModule({
-  resolvers: [DealResolver, ContactDealsResolver],
-  routes: dealRoutes,
-  services: { deals: (deps) => new DealService(deps) },
+export const deals = defineResource({
+  type: Deal,
+  idKind: 'deal',
+  area: AREAS.crm,
+  path: 'deals',
+  names: { one: 'deal', many: 'deals' },
+  input: dealInput,
+  list: dealList,
+  operations: { delete: true },
+  references: { contactId: { table: 'Contact', idKind: 'contact', label: 'contact' } },
+  events: { created: 'deal.created' },
+  lifecycle: {
+    field: 'stage',
+    states: DEAL_STAGES,
+    initial: 'lead',
+    startsIn: OPEN_STAGES,
+    final: { states: CLOSED_STAGES, name: 'closed' },
+    update: { event: 'deal.stage_changed', finalEvent: 'deal.closed', stampFinal: 'closedAt' },
+  },
+  descriptions: {
+    create: 'Starts at `lead` unless another open stage is given. Emits `deal.created`.',
+    update:
+      'Partial: fields sent are changed, omitted are kept, null clears an optional field. ' +
+      'A stage change emits `deal.stage_changed`; `won` or `lost` also sets `closedAt` and emits `deal.closed`. ' +
+      "A closed deal's stage cannot change (409).",
+    delete: 'No event.',
+  },
 });
+
+export const dealModule = {
+  ...deals.module,
+  resolvers: [
+    ...deals.module.resolvers,
+    referenceField({
+      on: deals.resource,
+      field: 'contactId',
+      name: 'contact',
+      target: contacts.resource,
+      description: 'The contact, if any (null once it is deleted).',
+    }),
+    referringField({
+      on: contacts.resource,
+      name: 'deals',
+      source: deals.resource,
+      field: 'contactId',
+      description: "The contact's deals, oldest first.",
+    }),
+  ],
+};

@@ -29,6 +29,7 @@ const calendarDate = z.iso
 export const dealInput = defineInput('Deal', {
   title: required(text(200)),
   amount: optional(amount, {
+    default: 0,
     graphql: () => GraphQLSafeInt,
     description: 'Integer minor units (cents for USD), 0 or more; default 0.',
   }),

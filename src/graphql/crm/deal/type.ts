@@ -12,8 +12,6 @@ export type DealStage = (typeof DEAL_STAGES)[number];
 export const OPEN_STAGES = ['lead', 'qualified', 'proposal', 'negotiation'] as const satisfies DealStage[];
 export const CLOSED_STAGES = ['won', 'lost'] as const satisfies DealStage[];
 
-export const isClosed = (stage: string): boolean => (CLOSED_STAGES as readonly string[]).includes(stage);
-
 @ObjectType({ simpleResolvers: true, description: 'A sales opportunity, from lead to won or lost.' })
 export class Deal {
   @Public.id()

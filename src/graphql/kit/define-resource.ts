@@ -1,0 +1,78 @@
+// `defineResource`: a resource's declaration in, its module out (the resolver,
+// the REST rows with the lifecycle's actions, and the service named after the
+// list), ready for its area's index.
+import { actionOnlyFields } from './lifecycle.js';
+import type { ResourceModule, ServiceDependencies } from './module.js';
+import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
+import { resourceResolver } from './resource-resolver.js';
+import { ResourceService } from './resource-service.js';
+import { actionRoute, resourceRoutes, type RestRoute } from './routes.js';
+
+const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
+
+function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
+  const { type, area, fullPath, noun, lifecycle, unique } = resource;
+  const taken = unique && Object.values(unique).join('; ');
+  const locked = lifecycle?.editableIn && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
+  const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
+  const rows = resourceRoutes({
+    path: fullPath,
+    tag: area.tag,
+    type,
+    noun,
+    names: resource.names,
+    list: resource.list,
+    input: resource.input,
+    only: ['list', 'get', ...(resource.input ? (['create'] as const) : [])].concat(
+      resource.operations.update ? ['update'] : [],
+      resource.operations.delete ? ['delete'] : [],
+    ) as ('list' | 'get' | 'create' | 'update' | 'delete')[],
+    descriptions: resource.descriptions,
+    conflicts: {
+      create: taken,
+      update: [taken, locked, closed].filter(Boolean).join('; ') || undefined,
+      delete: 'Other records still refer to it',
+    },
+    actionOnly: actionOnlyFields(lifecycle, fullPath),
+  });
+  for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
+    rows.push(
+      actionRoute({
+        path: `${fullPath}/:id/${name}`,
+        tag: area.tag,
+        summary: `${upperFirst(name)} a ${noun[0]}`,
+        description: action.description + (action.event ? ` Emits \`${action.event}\`.` : ''),
+        mutation: `${name}${type.name}`,
+        type,
+        body: action.input && {
+          schema: action.input.schema,
+          inputType: `${upperFirst(name)}${type.name}Input`,
+          optional: action.input.optional,
+        },
+        status: action.status,
+        conflict: `The ${noun[0]} is not ${action.from.join(' or ')}`,
+      }),
+    );
+  }
+  return rows;
+}
+
+export interface DefinedResource<T extends { id: string }, N extends string> {
+  resource: Resource<T>;
+  module: ResourceModule<{ [K in N]: ResourceService<T> }>;
+}
+
+export function defineResource<T extends { id: string }, N extends string>(
+  declaration: ResourceDeclaration<T> & { names: { one: string; many: N } },
+): DefinedResource<T, N> {
+  const resource = completeDeclaration(declaration);
+  const services = {
+    [resource.names.many]: (deps: ServiceDependencies) => new ResourceService(resource, deps),
+  } as unknown as ResourceModule<{
+    [K in N]: ResourceService<T>;
+  }>['services'];
+  return {
+    resource,
+    module: { resolvers: [resourceResolver(resource)], routes: routesOf(resource), services },
+  };
+}

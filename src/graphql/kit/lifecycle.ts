@@ -1,0 +1,107 @@
+// A resource's lifecycle as data: the field that holds its state, the states,
+// where a new record starts, the actions between states (which states each may
+// start from, where it leads, what it takes and sets, the event it raises) and
+// the states in which the record may still be edited. From it the kit makes
+// `POST /<things>/:id/<action>` and a GraphQL mutation per action, refuses a
+// move from the wrong state with a 409 that names the current state, refuses an
+// edit in a state that allows none, and refuses in a PUT body a field that only
+// an action changes (400 naming the action to use).
+import type { z } from 'zod';
+import { DomainError } from '../../errors.js';
+import type { EventType } from '../../jobs/event-types.js';
+import type { ActionInput } from './inputs.js';
+
+/** What an action's rule may read and do: the connection of the change's transaction. */
+export interface RuleContext {
+  organizationId: string;
+  /** A statement on the change's transaction (rules check other records with it). */
+  query<R extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
+}
+
+export interface Action<T, I = Record<string, unknown>> {
+  /** The states it may start from. */
+  from: readonly string[];
+  /** The state it leads to. */
+  to: string;
+  description: string;
+  /** What the action takes (a JSON body, a GraphQL input); none: it takes nothing. */
+  input?: ActionInput<I>;
+  /** The columns it sets besides the state, from its input and the record (may check, and throw). */
+  sets?(input: I, record: T, rules: RuleContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Fields of the record only this action changes (refused in a PUT body). */
+  changes?: readonly string[];
+  /** The event it raises, with the previous values of what it changed. */
+  event?: EventType;
+  /** Answer 201 rather than 200 (an action that creates). */
+  status?: 200 | 201;
+}
+
+export interface Lifecycle<T> {
+  /** The field that holds the state (`status`, `stage`). */
+  field: string;
+  states: readonly [string, ...string[]];
+  /** Where a new record starts. */
+  initial: string;
+  /** When a create may name the state (the field is in the input): the states it may name. */
+  startsIn?: readonly string[];
+  /** States no move leaves, and what they are called (`closed`: "a closed deal's stage cannot change"). */
+  final?: { states: readonly string[]; name: string };
+  /**
+   * When the state moves through PUT (a deal's stage): the event of every move
+   * (with the previous values), and on reaching a final state the field stamped
+   * with the time and the event raised.
+   */
+  update?: { event: EventType; finalEvent?: EventType; stampFinal?: string };
+  /** States a PUT may edit the record in; default every state. */
+  editableIn?: readonly string[];
+  /** Named actions, each `POST /<things>/:id/<name>` and the mutation `<name><Type>`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  actions?: Record<string, Action<T, any>>;
+}
+
+/** An action's input schema, typed for its `sets`. */
+export type ActionInputOf<S extends z.ZodType> = z.output<S>;
+
+/** 409 unless the record's state is one the action may start from. */
+export function requireActionFrom(typeName: string, action: string, lifecycle: Lifecycle<unknown>, state: string) {
+  const from = lifecycle.actions![action]!.from;
+  if (!from.includes(state)) {
+    throw new DomainError(
+      'CONFLICT',
+      `${typeName} is ${state}; ${action} needs it to be ${from.join(' or ')}`,
+      lifecycle.field,
+    );
+  }
+}
+
+/** 409 unless a PUT may edit the record in its state. */
+export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {
+  if (!lifecycle?.editableIn || lifecycle.editableIn.includes(state as string)) return;
+  throw new DomainError(
+    'CONFLICT',
+    `${typeName} is ${String(state)}; it can be edited only while ${lifecycle.editableIn.join(' or ')}`,
+    lifecycle.field,
+  );
+}
+
+/**
+ * The fields of the record only actions change, each with the words that say
+ * which action to use (for the 400 of a PUT body that sets one).
+ */
+export function actionOnlyFields(lifecycle: Lifecycle<unknown> | undefined, path: string): Record<string, string> {
+  if (!lifecycle?.actions) return {};
+  const byField = new Map<string, string[]>();
+  for (const [name, action] of Object.entries(lifecycle.actions)) {
+    for (const field of [lifecycle.field, ...(action.changes ?? [])]) {
+      byField.set(field, [...(byField.get(field) ?? []), name]);
+    }
+  }
+  return Object.fromEntries(
+    [...byField].map(([field, names]) => [
+      field,
+      `'${field}' is changed only by ${names.length > 1 ? 'the actions' : 'the action'} ${names
+        .map((name) => `POST /v1${path}/:id/${name}`)
+        .join(', ')}`,
+    ]),
+  );
+}

@@ -1,0 +1,88 @@
+// Relation fields between declared resources, as GraphQL field resolvers: a
+// reference (`Deal.contact`, from the deal's contactId) and the records that
+// name one (`Contact.deals`, paged with page/limit). Each loads through a
+// per-request DataLoader, so a list costs one query per relation, not one per
+// row; reading a related record needs the related area's read scope.
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root, type ClassType } from 'type-graphql';
+import { requirePrincipal } from '../auth-checker.js';
+import type { Context } from '../context.js';
+import { parseInput } from '../../validation.js';
+import { decoratedMethod } from './decorate.js';
+import { byKey, loaderFor } from './loaders.js';
+import { pageSchema } from './page.js';
+import type { Resource } from './resource.js';
+import type { ResourceService } from './resource-service.js';
+import { Requires } from './scope.js';
+
+const serviceOf = <T extends { id: string }>(ctx: Context, resource: Resource<T>) =>
+  (ctx.services as unknown as Record<string, ResourceService<T>>)[resource.names.many]!;
+
+function fieldResolver(on: Resource<object>, name: string, define: (prototype: object) => void): ClassType {
+  const Generated = { [`${on.type.name}${name}Resolver`]: class {} }[`${on.type.name}${name}Resolver`]!;
+  define(Generated.prototype);
+  Resolver(() => on.type)(Generated);
+  return Generated;
+}
+
+/** `<on>.<name>`: the `target` record that `on`'s field `field` names, or null (absent, or deleted). */
+export function referenceField<S extends object, T extends { id: string }>(options: {
+  on: Resource<S>;
+  field: keyof S & string;
+  name: string;
+  target: Resource<T>;
+  description?: string;
+}): ClassType {
+  const { on, field, name, target } = options;
+  return fieldResolver(on as Resource<object>, name, (prototype) =>
+    decoratedMethod(
+      prototype,
+      name,
+      async (record: S, ctx: Context) => {
+        const id = record[field] as unknown as string | null;
+        if (!id) return null;
+        const principal = requirePrincipal(ctx);
+        const loader = loaderFor<string, T | undefined>(ctx, `${on.type.name}.${name}`, async (ids) =>
+          byKey(ids, await serviceOf(ctx, target).findMany(principal, ids), (row) => row.id),
+        );
+        return (await loader.load(id)) ?? null;
+      },
+      [
+        Requires(target.area.read),
+        FieldResolver(() => target.type, { nullable: true, description: options.description }),
+      ],
+      [Root(), Ctx()],
+    ),
+  );
+}
+
+/** `<on>.<name>(page, limit)`: the `source` records whose `field` names it, oldest first. */
+export function referringField<S extends { id: string }>(options: {
+  on: Resource<object>;
+  name: string;
+  source: Resource<S>;
+  field: keyof S & string;
+  description?: string;
+}): ClassType {
+  const { on, name, source, field } = options;
+  return fieldResolver(on, name, (prototype) =>
+    decoratedMethod(
+      prototype,
+      name,
+      (record: { id: string }, page: number | undefined, limit: number | undefined, ctx: Context) => {
+        const window = parseInput(pageSchema, { page: page ?? undefined, limit: limit ?? undefined });
+        const principal = requirePrincipal(ctx);
+        const loader = loaderFor<string, S[]>(ctx, `${on.type.name}.${name}:${window.page}:${window.limit}`, (ids) =>
+          serviceOf(ctx, source).pagesBy(principal, field, ids, window),
+        );
+        return loader.load(record.id);
+      },
+      [Requires(source.area.read), FieldResolver(() => [source.type], { description: options.description })],
+      [
+        Root(),
+        Arg('page', () => Int, { nullable: true, description: 'From 1; default 1.' }),
+        Arg('limit', () => Int, { nullable: true, description: '1 to 100; default 50.' }),
+        Ctx(),
+      ],
+    ),
+  );
+}

@@ -1,0 +1,328 @@
+// The service every declared resource gets: list, get, create, update, delete
+// and its lifecycle's actions, scoped to the caller's organization. Writes go
+// through store.ts (row and events in one statement); what the declaration
+// says (defaults, references, unique fields, lifecycle, events) is applied
+// here, and what is particular to the resource runs as its rules.
+import pg from 'pg';
+import type { Principal } from '../../auth/principal.js';
+import { DomainError, notFound } from '../../errors.js';
+import { isWellFormedId, newId } from '../../ids.js';
+import { parseInput } from '../../validation.js';
+import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
+import { createValues, updateValues } from './inputs.js';
+import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
+import { listPage } from './list-query.js';
+import type { ServiceDependencies } from './module.js';
+import { pageWindow, type Page } from './page.js';
+import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
+import type { EventSpec, Resource } from './resource.js';
+import { namedStatement } from './statements.js';
+import {
+  deleteRecord,
+  inTransaction,
+  insertRecord,
+  NOW,
+  selectRecord,
+  updateRecord,
+  type Queryable,
+  type RaisedEvent,
+} from './store.js';
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** A page of a relation: the records of each key (for `Contact.deals(page, limit)`). */
+export interface RelationPage {
+  page: number;
+  limit: number;
+}
+
+export class ResourceService<T extends { id: string }> {
+  private readonly comparers: Map<string, (a: unknown, b: unknown) => boolean>;
+
+  constructor(
+    readonly resource: Resource<T>,
+    private readonly db: ServiceDependencies,
+  ) {
+    this.comparers = new Map(
+      publicFieldsOf(resource.type).map(({ name, kind }) => [
+        name,
+        kind === FIELD_KINDS.timestamp ? sameInstant : sameJson,
+      ]),
+    );
+  }
+
+  private get label() {
+    return this.resource.type.name;
+  }
+
+  /** One page of the organization's records; `parsed`: the arguments were validated already (REST). */
+  list(principal: Principal, args: unknown, parsed = false): Promise<Page<T>> {
+    const { table, type, list } = this.resource;
+    return listPage(this.db.pool, { table, type, list }, principal, args, parsed);
+  }
+
+  async get(principal: Principal, id: string): Promise<T> {
+    requireWellFormedId(this.resource.idKind, this.label, id);
+    const record = await selectRecord(this.db.pool, this.resource, principal.organizationId, id);
+    if (!record) throw notFound(this.label);
+    return record;
+  }
+
+  /** The organization's records among `ids`, in no particular order (for a relation's loader). */
+  async findMany(principal: Principal, ids: readonly string[]): Promise<T[]> {
+    const { table, type } = this.resource;
+    const text = `select ${sqlSelectOf(type, table)} from "${table}" where "organizationId" = $1 and id = any($2)`;
+    const { rows } = await this.db.pool.query<T & object>(namedStatement(text, [principal.organizationId, ids]));
+    return rows;
+  }
+
+  /**
+   * For each key, one page of the records whose `field` holds it, oldest first:
+   * one query for every key of a list (the loader of a relation like Contact.deals).
+   */
+  async pagesBy(principal: Principal, field: string, keys: readonly string[], window: RelationPage): Promise<T[][]> {
+    const { table, type } = this.resource;
+    const { skip, take } = pageWindow(window);
+    const column = `"${table}"."${field}"`;
+    const text = `select * from (
+        select ${sqlSelectOf(type, table)}, ${column} as "__key",
+          row_number() over (partition by ${column} order by "${table}"."createdAt", "${table}".id) as "__n"
+        from "${table}" where "${table}"."organizationId" = $1 and ${column} = any($2)) ranked
+      where "__n" > $3 and "__n" <= $4 order by "__n"`;
+    const { rows } = await this.db.pool.query<T & { __key: string; __n: string }>(
+      namedStatement(text, [principal.organizationId, keys, skip, skip + take]),
+    );
+    const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
+    for (const { __key: key, __n: _, ...record } of rows) groups.get(key)?.push(record as unknown as T);
+    return keys.map((key) => groups.get(key)!);
+  }
+
+  async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
+    const { resource } = this;
+    const declared = resource.input!;
+    const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
+    const values = { id: newId(resource.idKind), ...createValues(declared.fields, data), ...this.startingState(data) };
+    this.requireWellFormedReferences(values);
+    const { organizationId } = principal;
+    const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created }] : [];
+    const write = async (db: Queryable, columns: Record<string, unknown>) => {
+      const record = await insertRecord(db, resource, {
+        organizationId,
+        values: columns,
+        events,
+        onlyIf: this.referenceConditions(columns, organizationId),
+      });
+      return record ?? this.missingReference(db, columns, organizationId);
+    };
+    try {
+      const rules = resource.rules?.create;
+      if (!rules) return await write(this.db.pool, values);
+      return await inTransaction(this.db.pool, async (client) => {
+        const more = await rules(values, ruleContext(client, organizationId));
+        return write(client, { ...values, ...more });
+      });
+    } catch (error) {
+      throw this.refusal(error) ?? error;
+    }
+  }
+
+  async update(principal: Principal, id: string, input: unknown, parsed = false): Promise<T> {
+    const { resource } = this;
+    requireWellFormedId(resource.idKind, this.label, id);
+    const declared = resource.input!;
+    const patch = (parsed ? input : parseInput(declared.update, input)) as Record<string, unknown>;
+    const values = updateValues(declared.fields, patch);
+    this.requireWellFormedReferences(values);
+    const { organizationId } = principal;
+    const { lifecycle } = resource;
+    if (lifecycle && values[lifecycle.field] === null) {
+      throw new DomainError('VALIDATION_ERROR', `'${lifecycle.field}' cannot be cleared`, lifecycle.field);
+    }
+    try {
+      return await inTransaction(this.db.pool, async (client) => {
+        const before = await selectRecord(client, resource, organizationId, id, true);
+        if (!before) throw notFound(this.label);
+        const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
+        requireEditable(this.label, lifecycle, state);
+        const changes = this.changedFields(before, values);
+        const moved = lifecycle?.update && lifecycle.field in changes;
+        if (moved && lifecycle.final?.states.includes(state as string)) {
+          throw new DomainError(
+            'CONFLICT',
+            `${this.label} is ${String(state)}; a ${lifecycle.final.name} ${this.resource.noun[0]}'s ${lifecycle.field} cannot change`,
+            lifecycle.field,
+          );
+        }
+        if (Object.keys(changes).length === 0) return before;
+        const rules = ruleContext(client, organizationId);
+        await this.requireReferences(rules, changes);
+        Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
+        const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
+        if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;
+        const specs: EventSpec[] = resource.rules?.updateEvents?.({ before, changes }) ?? [
+          ...(resource.events?.updated ? [{ type: resource.events.updated, previous: true }] : []),
+          ...(moved ? [{ type: lifecycle.update!.event, previous: true }] : []),
+          ...(reachesFinal && lifecycle.update!.finalEvent ? [{ type: lifecycle.update!.finalEvent }] : []),
+        ];
+        const previous = previousAttributes(before, Object.keys(changes));
+        const events = specs.map(({ type, previous: withPrevious }) => ({
+          type,
+          ...(withPrevious && { previousAttributes: previous }),
+        }));
+        return (await updateRecord(client, resource, { organizationId, id, changes, events }))!;
+      });
+    } catch (error) {
+      throw this.refusal(error) ?? error;
+    }
+  }
+
+  /** Runs the lifecycle action `name` on the record: 409 naming its state when the action cannot start from it. */
+  async act(principal: Principal, name: string, id: string, input: unknown, parsed = false): Promise<T> {
+    const { resource } = this;
+    const lifecycle = resource.lifecycle!;
+    const action = lifecycle.actions![name]!;
+    requireWellFormedId(resource.idKind, this.label, id);
+    const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
+    const { organizationId } = principal;
+    try {
+      return await inTransaction(this.db.pool, async (client) => {
+        const before = await selectRecord(client, resource, organizationId, id, true);
+        if (!before) throw notFound(this.label);
+        requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
+        const sets = await action.sets?.(data as never, before, ruleContext(client, organizationId));
+        const changes = { [lifecycle.field]: action.to, ...sets };
+        const events = action.event
+          ? [{ type: action.event, previousAttributes: previousAttributes(before, Object.keys(changes)) }]
+          : [];
+        return (await updateRecord(client, resource, { organizationId, id, changes, events }))!;
+      });
+    } catch (error) {
+      throw this.refusal(error) ?? error;
+    }
+  }
+
+  async delete(principal: Principal, id: string): Promise<boolean> {
+    const { resource } = this;
+    requireWellFormedId(resource.idKind, this.label, id);
+    const events = resource.events?.deleted ? [{ type: resource.events.deleted }] : [];
+    try {
+      const record = await deleteRecord(this.db.pool, resource, {
+        organizationId: principal.organizationId,
+        id,
+        events,
+      });
+      if (!record) throw notFound(this.label);
+      return true;
+    } catch (error) {
+      throw this.refusal(error) ?? error;
+    }
+  }
+
+  /** The lifecycle's state of a new record: the initial one, or one the create may name (`startsIn`). */
+  private startingState(data: Record<string, unknown>): Record<string, unknown> {
+    const lifecycle = this.resource.lifecycle;
+    if (!lifecycle) return {};
+    const named = data[lifecycle.field] as string | null | undefined;
+    if (named === undefined || named === null) return { [lifecycle.field]: lifecycle.initial };
+    if (!lifecycle.startsIn?.includes(named)) {
+      const allowed = lifecycle.startsIn ?? [lifecycle.initial];
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `'${lifecycle.field}': a new ${this.resource.noun[0]} starts at one of ${allowed.join(', ')}`,
+        lifecycle.field,
+      );
+    }
+    return { [lifecycle.field]: named };
+  }
+
+  /** The entries of `values` that differ from the record's public values. */
+  private changedFields(before: T, values: Record<string, unknown>): Record<string, unknown> {
+    const record = before as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(values).filter(([field, value]) => {
+        const same = this.comparers.get(field) ?? sameJson;
+        return !same(record[field], value);
+      }),
+    );
+  }
+
+  private requireWellFormedReferences(values: Record<string, unknown>) {
+    for (const [field, reference] of Object.entries(this.resource.references ?? {})) {
+      const id = values[field];
+      if (typeof id === 'string' && !isWellFormedId(reference.idKind, id))
+        throw unknownReference(field, reference.label);
+    }
+  }
+
+  /** The insert's conditions: each reference given is a record of the organization. */
+  private referenceConditions(values: Record<string, unknown>, organizationId: string) {
+    return Object.entries(this.resource.references ?? {})
+      .filter(([field]) => typeof values[field] === 'string')
+      .map(
+        ([field, { table }]) =>
+          (param: (value: unknown) => string) =>
+            `exists (select 1 from "${table}" where id = ${param(values[field])} and "organizationId" = ${param(organizationId)})`,
+      );
+  }
+
+  /** After an insert that wrote nothing: the reference that was not the organization's. */
+  private async missingReference(
+    db: Queryable,
+    values: Record<string, unknown>,
+    organizationId: string,
+  ): Promise<never> {
+    await this.requireReferences(ruleContextOf(db, organizationId), values);
+    throw new Error(`${this.label} insert wrote nothing though every reference exists`);
+  }
+
+  /**
+   * Each reference among `values` is a record of the organization, locked (KEY
+   * SHARE) until commit so a concurrent delete cannot slip between; else a 400.
+   */
+  private async requireReferences(rules: RuleContext, values: Record<string, unknown>) {
+    for (const [field, reference] of Object.entries(this.resource.references ?? {})) {
+      const id = values[field];
+      if (typeof id !== 'string') continue;
+      const found = await rules.query(
+        `select 1 from "${reference.table}" where id = $1 and "organizationId" = $2 for key share`,
+        [id, rules.organizationId],
+      );
+      if (found.length === 0) throw unknownReference(field, reference.label);
+    }
+  }
+
+  /** A constraint's refusal as the client's error: a unique field taken (409), a reference gone (400). */
+  private refusal(error: unknown): DomainError | undefined {
+    const conflict = this.resource.unique && uniqueConflict(error, this.resource.unique);
+    if (conflict) return conflict;
+    if (error instanceof pg.DatabaseError && error.code === FOREIGN_KEY_VIOLATION) {
+      const entry = Object.entries(this.resource.references ?? {}).find(([field]) =>
+        error.constraint?.includes(`_${field}_`),
+      );
+      if (entry) return unknownReference(entry[0], entry[1].label);
+      return new DomainError('CONFLICT', `Other records still refer to this ${this.resource.noun[0]}`);
+    }
+    return undefined;
+  }
+}
+
+const unknownReference = (field: string, label: string) =>
+  new DomainError('VALIDATION_ERROR', `'${field}': no ${label} with this id in the organization`, field);
+
+function ruleContextOf(db: Queryable, organizationId: string): RuleContext {
+  return {
+    organizationId,
+    query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
+  };
+}
+
+const ruleContext = (client: pg.PoolClient, organizationId: string) => ruleContextOf(client, organizationId);
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+function sameInstant(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || a === undefined || b === undefined) return a == b;
+  return new Date(a as string).getTime() === new Date(b as string).getTime();
+}

@@ -1,0 +1,154 @@
+// The kit's one write path. Every change to a resource's record (create,
+// update, action, delete) is ONE statement that writes the row and its events
+// together (a data-modifying CTE), so the event commits with the change or not
+// at all; an event's data.object is always `to_jsonb` of the row in its public
+// shape, selected by the same list the list fast path uses, so the API's answer
+// and the event's object cannot drift. A change that must read first (an
+// update's locked row, a rule's check) runs in a transaction on one connection;
+// a create without such a rule is that one statement alone: one round trip.
+import type pg from 'pg';
+import { newId } from '../../ids.js';
+import type { EventType } from '../../jobs/event-types.js';
+import { EVENT_INSERT_COLUMNS } from '../../jobs/events.js';
+import { sqlSelectOf, type PublicType } from './fields.js';
+import { namedStatement } from './statements.js';
+
+/** A connection to run statements on: the pool (one statement) or a transaction's client. */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+export interface RecordTable<T> {
+  table: string;
+  type: PublicType<T>;
+}
+
+/** An event the change raises; `previous` adds the changed fields' previous values. */
+export interface RaisedEvent {
+  type: EventType;
+  previousAttributes?: Record<string, unknown>;
+}
+
+/** A column value meaning the transaction's time, the same `now()` as updatedAt (a deal's closedAt). */
+export const NOW = Symbol('now');
+
+/** Builds a statement's parameter list: `param(value)` answers its placeholder (NOW: `now()`). */
+function parameters() {
+  const values: unknown[] = [];
+  return { values, param: (value: unknown) => (value === NOW ? 'now()' : `$${values.push(value)}`) };
+}
+
+/** The CTE that inserts the events of the change `record` into the outbox, in order. */
+function eventsOf(events: RaisedEvent[], organization: string, param: (value: unknown) => string): string {
+  if (!events.length) return '';
+  const rows = events.map(({ type, previousAttributes }) => {
+    const data = previousAttributes
+      ? `jsonb_build_object('object', to_jsonb(record), 'previousAttributes', ${param(JSON.stringify(previousAttributes))}::jsonb)`
+      : `jsonb_build_object('object', to_jsonb(record))`;
+    return `select ${param(newId('event'))}, ${organization}, ${param(type)}, ${data} from record`;
+  });
+  return `, event as (insert into "Event" (${EVENT_INSERT_COLUMNS}) ${rows.join(' union all ')})`;
+}
+
+const quoted = (column: string) => `"${column}"`;
+
+export interface Insert {
+  organizationId: string;
+  /** Column values besides organizationId, createdAt and updatedAt (set by the database). */
+  values: Record<string, unknown>;
+  events: RaisedEvent[];
+  /**
+   * Conditions the insert depends on, checked in the same statement (that a
+   * referenced record is the organization's). When one fails nothing is written
+   * and the answer is undefined.
+   */
+  onlyIf?: ((param: (value: unknown) => string) => string)[];
+}
+
+/** Inserts the record and its events in one statement; answers the record's public object. */
+export async function insertRecord<T>(db: Queryable, { table, type }: RecordTable<T>, insert: Insert) {
+  const { values, param } = parameters();
+  const columns = ['organizationId', ...Object.keys(insert.values)];
+  const organization = param(insert.organizationId);
+  const given = [organization, ...Object.values(insert.values).map(param)];
+  const conditions = (insert.onlyIf ?? []).map((condition) => condition(param));
+  const text = `with record as (
+      insert into "${table}" (${columns.map(quoted).join(', ')}, "updatedAt")
+      select ${given.join(', ')}, now()${conditions.length ? ` where ${conditions.join(' and ')}` : ''}
+      returning ${sqlSelectOf(type, table)}
+    )${eventsOf(insert.events, organization, param)}
+    select * from record`;
+  const { rows } = await db.query<T & object>(namedStatement(text, values));
+  return rows[0];
+}
+
+export interface Update {
+  organizationId: string;
+  id: string;
+  /** The changed columns; updatedAt is set by the statement. */
+  changes: Record<string, unknown>;
+  events: RaisedEvent[];
+}
+
+/** Updates the record and writes its events in one statement; answers the public object (undefined: no row). */
+export async function updateRecord<T>(db: Queryable, { table, type }: RecordTable<T>, update: Update) {
+  const { values, param } = parameters();
+  const id = param(update.id);
+  const organization = param(update.organizationId);
+  const sets = Object.entries(update.changes).map(([column, value]) => `${quoted(column)} = ${param(value)}`);
+  const text = `with record as (
+      update "${table}" set ${[...sets, `"updatedAt" = now()`].join(', ')}
+      where id = ${id} and "organizationId" = ${organization}
+      returning ${sqlSelectOf(type, table)}
+    )${eventsOf(update.events, organization, param)}
+    select * from record`;
+  const { rows } = await db.query<T & object>(namedStatement(text, values));
+  return rows[0];
+}
+
+/** Deletes the record (and writes its events); answers its last public object, or undefined. */
+export async function deleteRecord<T>(
+  db: Queryable,
+  { table, type }: RecordTable<T>,
+  target: { organizationId: string; id: string; events: RaisedEvent[] },
+) {
+  const { values, param } = parameters();
+  const id = param(target.id);
+  const organization = param(target.organizationId);
+  const text = `with record as (
+      delete from "${table}" where id = ${id} and "organizationId" = ${organization}
+      returning ${sqlSelectOf(type, table)}
+    )${eventsOf(target.events, organization, param)}
+    select * from record`;
+  const { rows } = await db.query<T & object>(namedStatement(text, values));
+  return rows[0];
+}
+
+/** The organization's record in its public shape, locked FOR UPDATE when `lock` (in a transaction). */
+export async function selectRecord<T>(
+  db: Queryable,
+  { table, type }: RecordTable<T>,
+  organizationId: string,
+  id: string,
+  lock = false,
+): Promise<T | undefined> {
+  const text = `select ${sqlSelectOf(type, table)} from "${table}" where id = $1 and "organizationId" = $2${lock ? ' for update' : ''}`;
+  const { rows } = await db.query<T & object>(namedStatement(text, [id, organizationId]));
+  return rows[0];
+}
+
+/** Runs `work` in a transaction on one pooled connection: committed if it resolves, rolled back if it throws. */
+export async function inTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
+  let healthy = true;
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => (healthy = false));
+    throw error;
+  } finally {
+    // A connection whose rollback failed is in an unknown state: it is not reused.
+    client.release(healthy ? undefined : true);
+  }
+}

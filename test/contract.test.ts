@@ -13,6 +13,7 @@ import {
   expectForbidden,
   expectUnauthorized,
   OpenApiResponses,
+  contractOf,
   operationsOf,
   scopesLacking,
   sharedFields,
@@ -21,6 +22,7 @@ import {
   type ResourceContract,
 } from './support/contract.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
+import { employees } from '../src/graphql/hr/employee/index.js';
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -123,6 +125,11 @@ const RESOURCES: ResourceContract[] = [
     actions: [],
     graphql: { list: 'oauthApps', get: 'oauthApp' },
   },
+  contractOf(employees.resource, {
+    create: (n) => ({ firstName: 'Grace', lastName: `Hopper ${n}`, email: `employee-${n}@example.test` }),
+    update: { jobTitle: 'Rear admiral', department: 'Navy' },
+    actions: [{ name: 'terminate', body: { endDate: '2026-12-31' } }],
+  }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];

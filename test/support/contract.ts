@@ -6,6 +6,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import type { Resource } from '../../src/graphql/kit/resource.js';
+import { ID_PREFIX } from '../../src/ids.js';
 import type { EventType } from '../../src/jobs/event-types.js';
 import type { TestResponse } from './fixtures.js';
 
@@ -222,4 +224,34 @@ export class OpenApiResponses {
     }
     return validate;
   }
+}
+
+/** What a declared resource's entry cannot say of itself: sample bodies, and which actions a new record takes. */
+export interface ContractSamples {
+  create: (n: number) => Body;
+  update?: Body;
+  /** Actions a new record can take (from its initial state), with a body if they take one. */
+  actions?: { name: string; body?: Body }[];
+}
+
+/** The contract entry of a resource declared with the kit (src/graphql/kit/resource.ts): read off its declaration. */
+export function contractOf(resource: Resource, samples: ContractSamples): ResourceContract {
+  const events = resource.events ?? {};
+  return {
+    name: resource.names.many,
+    path: resource.fullPath,
+    idPrefix: ID_PREFIX[resource.idKind],
+    scopes: { read: resource.area.read, write: resource.area.write },
+    create: { body: samples.create, status: 201, event: events.created ?? null },
+    update:
+      resource.operations.update && samples.update ? { body: samples.update, event: events.updated ?? null } : null,
+    delete: resource.operations.delete,
+    actions: (samples.actions ?? []).map(({ name, body }) => ({
+      name,
+      status: resource.lifecycle?.actions?.[name]?.status ?? 200,
+      answers: 'the record' as const,
+      ...(body && { body }),
+    })),
+    graphql: { list: resource.names.many, get: resource.names.one },
+  };
 }

@@ -103,6 +103,7 @@ export class ResourceService<T extends { id: string }> {
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
     const values = { id: newId(resource.idKind), ...createValues(declared.fields, data), ...this.startingState(data) };
     this.requireWellFormedReferences(values);
+    resource.rules?.check?.(values);
     const { organizationId } = principal;
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created }] : [];
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
@@ -154,6 +155,7 @@ export class ResourceService<T extends { id: string }> {
           );
         }
         if (Object.keys(changes).length === 0) return before;
+        resource.rules?.check?.({ ...before, ...changes });
         const rules = ruleContext(client, organizationId);
         await this.requireReferences(rules, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));

@@ -51,6 +51,11 @@ export interface Change<T> {
 /** What is particular to a resource: its checks, and what follows from a change. */
 export interface Rules<T> {
   /**
+   * Checks the record as it would be after a create or update (the values
+   * given over the record as it was), without the database; throws a DomainError.
+   */
+  check?(record: Record<string, unknown>): void;
+  /**
    * Checks a create's column values (after defaults) and answers columns to add
    * or replace. Declaring it makes the create a transaction: it may read with
    * `rules.query` (and lock what it reads).

@@ -32,3 +32,28 @@ export const scopeList = ({ min = 0 } = {}) =>
     .array(z.enum(SCOPES, { message: `must be one of ${SCOPES.join(', ')}` }), 'must be an array of scope names')
     .min(min, `must name at least ${min} scope${min === 1 ? '' : 's'}`)
     .transform((values) => [...new Set(values)]);
+
+/** A phone number as people write them: digits, spaces and + ( ) - . / x. */
+export const phone = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ().\-/x]{3,40}$/i, 'must be a phone number of digits, spaces and + ( ) - . /');
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** ISO 4217, accepted in any case and stored upper-case. */
+export const currency = z
+  .string('must be a string')
+  .toUpperCase()
+  .refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 currency code, e.g. USD');
+
+// z.int() is a safe integer: at most 2^53 - 1, which a bigint column and a JSON number both hold exactly.
+/** Integer minor units of a currency (cents for USD), 0 or more. */
+export const minorUnits = z
+  .int(`must be a whole number of minor units from 0 to ${Number.MAX_SAFE_INTEGER}`)
+  .min(0, 'must not be negative');
+
+/** A real calendar date YYYY-MM-DD; year 0 does not exist in PostgreSQL's calendar. */
+export const calendarDate = z.iso
+  .date('must be a calendar date YYYY-MM-DD')
+  .refine((date) => !date.startsWith('0000-'), 'must be a calendar date from 0001-01-01');

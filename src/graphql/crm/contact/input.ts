@@ -2,17 +2,12 @@
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchFilter } from '../../kit/list.js';
-import { email, text } from '../../kit/values.js';
+import { email, phone, text } from '../../kit/values.js';
 
 const tags = z
   .array(text(64), 'must be an array of strings')
   .max(50, 'must have at most 50 tags')
   .transform((values) => [...new Set(values)]);
-
-const phone = z
-  .string()
-  .trim()
-  .regex(/^\+?[0-9 ().\-/x]{3,40}$/i, 'must be a phone number of digits, spaces and + ( ) - . /');
 
 export const contactInput = defineInput('Contact', {
   firstName: optional(text(100)),

@@ -1,0 +1,94 @@
+// Employees, declared once (see kit/resource.ts). Particular to them: a salary
+// needs its currency, a manager is another employee of the organization with
+// no cycle through this one, and termination ends on a day not before the start.
+import { DomainError } from '../../../errors.js';
+import { defineResource } from '../../kit/define-resource.js';
+import { referenceField, referringField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { employeeInput, employeeList, terminateInput } from './input.js';
+import { Employee } from './type.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export const employees = defineResource({
+  type: Employee,
+  idKind: 'employee',
+  area: AREAS.hr,
+  path: 'employees',
+  names: { one: 'employee', many: 'employees' },
+  input: employeeInput,
+  list: employeeList,
+  unique: { email: 'An employee with this email already exists in the organization' },
+  references: { managerId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  events: { created: 'employee.created', updated: 'employee.updated' },
+  lifecycle: {
+    field: 'status',
+    states: ['active', 'terminated'],
+    initial: 'active',
+    actions: {
+      terminate: {
+        from: ['active'],
+        to: 'terminated',
+        description: 'Ends the employment on `endDate` (default today, UTC; not before `startDate`).',
+        input: terminateInput,
+        changes: ['endDate'],
+        sets: ({ endDate }, employee) => {
+          const last = endDate ?? today();
+          if (employee.startDate && last < employee.startDate) {
+            throw new DomainError('VALIDATION_ERROR', "'endDate': must not be before the startDate", 'endDate');
+          }
+          return { endDate: last };
+        },
+        event: 'employee.terminated',
+      },
+      reinstate: {
+        from: ['terminated'],
+        to: 'active',
+        description: 'Makes a terminated employee active again; clears `endDate`.',
+        sets: () => ({ endDate: null }),
+        event: 'employee.reinstated',
+      },
+    },
+  },
+  rules: {
+    check(employee) {
+      if (employee.salary != null && employee.currency == null) {
+        throw new DomainError('VALIDATION_ERROR', "'currency': is required with a salary", 'currency');
+      }
+    },
+    async update({ before, changes }, rules) {
+      const managerId = changes.managerId as string | null | undefined;
+      if (!managerId) return;
+      // The new manager must not be this employee, nor report to it however indirectly.
+      const cycle = await rules.query(
+        `with recursive chain(id, "managerId") as (
+           select id, "managerId" from "Employee" where id = $1 and "organizationId" = $3
+           union select e.id, e."managerId" from "Employee" e join chain on e.id = chain."managerId")
+         select 1 from chain where id = $2 limit 1`,
+        [managerId, before.id, rules.organizationId],
+      );
+      if (cycle.length) {
+        throw new DomainError(
+          'VALIDATION_ERROR',
+          "'managerId': must not be the employee or someone who reports to them",
+          'managerId',
+        );
+      }
+    },
+  },
+});
+
+export const employeeModule = {
+  ...employees.module,
+  resolvers: [
+    ...employees.module.resolvers,
+    referenceField({ on: employees.resource, field: 'managerId', name: 'manager', target: employees.resource }),
+    referringField({
+      on: employees.resource,
+      name: 'reports',
+      source: employees.resource,
+      field: 'managerId',
+      description: "The employee's direct reports, oldest first.",
+    }),
+  ],
+};

@@ -1,0 +1,57 @@
+// Employee input, list arguments and the terminate action's input.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { z } from 'zod';
+import { defineActionInput, defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList, filter, searchFilter } from '../../kit/list.js';
+import { calendarDate, currency, email, minorUnits, phone, text } from '../../kit/values.js';
+import { EMPLOYEE_STATUSES } from './type.js';
+
+export const employeeInput = defineInput('Employee', {
+  firstName: required(text(100)),
+  lastName: required(text(100)),
+  email: required(email, { description: 'Unique within the organization.' }),
+  jobTitle: optional(text(200)),
+  department: optional(text(100)),
+  managerId: optional(z.string('must be an employee id'), {
+    description: 'Another employee of the organization; not one who reports to this one.',
+  }),
+  startDate: optional(calendarDate, { description: 'YYYY-MM-DD.' }),
+  salary: optional(minorUnits, {
+    graphql: () => GraphQLSafeInt,
+    description: 'Integer minor units per year; needs a currency.',
+  }),
+  currency: optional(currency, { description: 'ISO 4217 code of the salary.' }),
+  phone: optional(phone),
+});
+
+export const terminateInput = defineActionInput('Employee', 'terminate', {
+  endDate: optional(calendarDate, { description: 'The last day, YYYY-MM-DD; default today (UTC).' }),
+});
+
+const status = z.enum(EMPLOYEE_STATUSES, { message: `must be one of ${EMPLOYEE_STATUSES.join(', ')}` });
+
+export const employeeList = defineList('Employee', {
+  sort: ['createdAt', 'updatedAt', 'lastName', 'firstName', 'email', 'department', 'startDate'],
+  filters: {
+    status: filter(status, { description: 'Employees with this status.', where: (p) => `"Employee".status = ${p}` }),
+    department: filter(text(100), {
+      description: 'Exact department (case-insensitive).',
+      where: (p) => `lower("Employee".department) = lower(${p})`,
+    }),
+    managerId: filter(text(100), {
+      description: 'Direct reports of this employee.',
+      where: (p) => `"Employee"."managerId" = ${p}`,
+    }),
+    q: searchFilter(
+      'Employee',
+      [
+        { name: 'firstName', nullable: false },
+        { name: 'lastName', nullable: false },
+        { name: 'email', nullable: false },
+        { name: 'jobTitle', nullable: true },
+        { name: 'department', nullable: true },
+      ],
+      { schema: text(200), description: 'Text search over names, email, job title and department.' },
+    ),
+  },
+});

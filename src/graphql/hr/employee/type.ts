@@ -1,0 +1,53 @@
+// The Employee as every transport shows it (GraphQL, REST, OpenAPI, events).
+import { ObjectType } from 'type-graphql';
+import { oneOf, Public } from '../../kit/fields.js';
+
+export const EMPLOYEE_STATUSES = ['active', 'terminated'] as const;
+
+@ObjectType({ simpleResolvers: true, description: 'A person employed by the organization.' })
+export class Employee {
+  @Public.id()
+  id!: string;
+
+  @Public.text()
+  firstName!: string;
+
+  @Public.text()
+  lastName!: string;
+
+  @Public.email({ description: 'Unique within the organization; stored lower-cased.' })
+  email!: string;
+
+  @Public.text({ nullable: true })
+  jobTitle!: string | null;
+
+  @Public.text({ nullable: true })
+  department!: string | null;
+
+  @Public.id({ nullable: true, description: 'Another employee of the organization.' })
+  managerId!: string | null;
+
+  @Public.date({ nullable: true })
+  startDate!: string | null;
+
+  @Public.money({ nullable: true, description: 'Integer minor units of currency per year.' })
+  salary!: number | null;
+
+  @Public.text({ nullable: true, description: 'ISO 4217 code of the salary, upper-case.' })
+  currency!: string | null;
+
+  @Public.text({ nullable: true })
+  phone!: string | null;
+
+  @Public.of(oneOf(EMPLOYEE_STATUSES), { description: 'Changed by the terminate and reinstate actions only.' })
+  status!: (typeof EMPLOYEE_STATUSES)[number];
+
+  @Public.date({ nullable: true, description: 'Set by terminate; cleared by reinstate.' })
+  endDate!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+
+  @Public.timestamp()
+  updatedAt!: string;
+}

@@ -94,6 +94,23 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     tags: ['vip'],
   }),
   '/crm/deals': (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
+  '/hr/employees': (n) => ({
+    firstName: 'Grace',
+    lastName: `Hopper ${n}`,
+    email: `employee-${n}@example.test`,
+    department: 'Engineering',
+    startDate: '2020-01-06',
+    salary: 9_000_000,
+    currency: 'USD',
+  }),
+};
+
+// What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
+const PREPARE: Record<string, (path: string) => Promise<void>> = {
+  postHrEmployeesIdReinstate: async (path) => {
+    const ended = await server.rest('POST', `/v1${path.replace(/\/reinstate$/, '/terminate')}`, { key: admin });
+    expect(ended.status, ended.text).toBe(200);
+  },
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -123,6 +140,21 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     const won = await server.rest('PUT', `/v1/crm/deals/${deal.id}`, { key: admin, body: { stage: 'won' } });
     expect(won.status, won.text).toBe(200);
     return via('PUT', `/crm/deals/${deal.id}`, { key: admin, body: { stage: 'lead' } });
+  },
+  putHrEmployeesId: async () => {
+    const taken = await create('/hr/employees', '/hr/employees');
+    const other = await create('/hr/employees', '/hr/employees');
+    return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
+  },
+  // Each action from a state it cannot start from: terminate twice, reinstate an active employee.
+  postHrEmployeesIdTerminate: async () => {
+    const employee = await create('/hr/employees', '/hr/employees');
+    await server.rest('POST', `/v1/hr/employees/${employee.id}/terminate`, { key: admin });
+    return via('POST', `/hr/employees/${employee.id}/terminate`, { key: admin });
+  },
+  postHrEmployeesIdReinstate: async () => {
+    const employee = await create('/hr/employees', '/hr/employees');
+    return via('POST', `/hr/employees/${employee.id}/reinstate`, { key: admin });
   },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
@@ -282,6 +314,7 @@ describe.each(TITLED)('%s', (_title, operation) => {
     const documents = (status: number) => Boolean(spec.responses[String(status)]);
 
     const { path, ids } = await concretePath(template);
+    await PREPARE[operationId]?.(path);
     // A list gets an item first, so its answer's items are checked too.
     if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
       await recordIn(path, template);

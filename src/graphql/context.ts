@@ -14,7 +14,11 @@ export interface Context {
    * Set by the REST facade: the request's body or query, already validated with
    * the operation's own schema, so the service does not validate it again.
    */
-  restInput?: { value: unknown };
+  restInput?: {
+    value: unknown;
+    /** Fields of a PUT body that only an action changes: the service refuses any value but the record's. */
+    actionOnly?: Record<string, unknown>;
+  };
   /** Per request, so a batch never mixes callers or organizations; see kit/loaders.ts. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
 }

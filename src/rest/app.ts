@@ -50,16 +50,20 @@ function withoutFields(body: unknown, fields: readonly string[]): unknown {
   return copy;
 }
 
-function parseBody(row: ServedRoute, body: unknown): unknown {
-  if (!row.body) return undefined;
+/** The body validated, and apart the fields only an action changes (the service refuses a new value there). */
+function parseBody(row: ServedRoute, body: unknown): { body?: unknown; actionOnly?: Record<string, unknown> } {
+  if (!row.body) return {};
   const value = body === undefined ? {} : body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object');
   }
-  // A field only an action changes is refused with the action to use, not ignored.
-  const actionOnly = Object.keys(row.actionOnly ?? {}).find((field) => field in value);
-  if (actionOnly) throw new DomainError('VALIDATION_ERROR', row.actionOnly![actionOnly]!, actionOnly);
-  return parseInput(row.body, withoutFields(value, row.readOnly));
+  const given = Object.keys(row.actionOnly ?? {}).filter((field) => field in value);
+  return {
+    body: parseInput(row.body, withoutFields(value, row.readOnly)),
+    ...(given.length && {
+      actionOnly: Object.fromEntries(given.map((field) => [field, (value as Record<string, unknown>)[field]])),
+    }),
+  };
 }
 
 export function createRestRouter(deps: RestDependencies): Router {
@@ -81,11 +85,11 @@ export function createRestRouter(deps: RestDependencies): Router {
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
     const answer = async (req: Request, principal: Principal): Promise<Answer> => {
       const query = row.query ? parseQuery(row.query, req.query) : undefined;
-      const body = parseBody(row, req.body);
+      const { body, actionOnly } = parseBody(row, req.body);
       const variables = row.variables({ params: req.params as Record<string, string>, query, body });
       const context = createContext(deps.services, principal);
       // Validated here with the service's own schema: the kit's services do not validate it again.
-      if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query };
+      if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query, actionOnly };
       const data = await runOperation(operation, variables, context);
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };

@@ -116,10 +116,8 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
   const readOnly = Object.fromEntries(
     row.readOnly.map((name) => {
       const { description, ...schema } = shown[name] ?? {};
-      return [
-        name,
-        { ...schema, readOnly: true, description: [description, READ_ONLY_NOTE].filter(Boolean).join(' ') },
-      ];
+      const note = row.actionOnly?.[name] ? `${row.actionOnly[name]}: another value is refused (400).` : READ_ONLY_NOTE;
+      return [name, { ...schema, readOnly: true, description: [description, note].filter(Boolean).join(' ') }];
     }),
   );
   const { additionalProperties: _closed, ...open } = json;

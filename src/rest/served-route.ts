@@ -54,7 +54,7 @@ export function servedRoutes(schema: GraphQLSchema, rows: readonly RestRoute[]):
       ...row,
       scope: rootFieldScope(schema, row.operation),
       body,
-      readOnly: readOnlyFieldsOf(body, row.response).filter((field) => !row.actionOnly?.[field]),
+      readOnly: readOnlyFieldsOf(body, row.response),
     };
   });
 }

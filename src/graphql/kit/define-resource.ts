@@ -31,7 +31,6 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     conflicts: {
       create: taken,
       update: [taken, locked, closed].filter(Boolean).join('; ') || undefined,
-      delete: 'Other records still refer to it',
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
   });

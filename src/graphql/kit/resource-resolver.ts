@@ -50,7 +50,8 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
     decoratedMethod(
       prototype,
       `create${name}`,
-      (value: object, ctx: Context) => service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value })),
+      (value: object, ctx: Context) =>
+        service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value }), ctx.restInput?.actionOnly),
       [Requires(area.write), Mutation(() => type, { description: resource.descriptions?.create })],
       [Arg('input', () => input.CreateInput), Ctx()],
     );
@@ -60,7 +61,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       prototype,
       `update${name}`,
       (id: string, value: object, ctx: Context) =>
-        service(ctx).update(requirePrincipal(ctx), id, ...given(ctx, { ...value })),
+        service(ctx).update(requirePrincipal(ctx), id, ...given(ctx, { ...value }), ctx.restInput?.actionOnly),
       [
         Requires(area.write),
         Mutation(() => type, {

@@ -10,7 +10,7 @@ import { isWellFormedId, newId } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
 import { createValues, updateValues } from './inputs.js';
-import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
+import { actionOnlyFields, requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, type Page } from './page.js';
@@ -49,6 +49,14 @@ export class ResourceService<T extends { id: string }> {
         kind === FIELD_KINDS.timestamp ? sameInstant : sameJson,
       ]),
     );
+  }
+
+  /** 400 for a field only an action changes, given with a value other than the record's. */
+  private refuseActionOnly(record: object, actionOnly: Record<string, unknown>) {
+    const refused = Object.keys(this.changedFields(record as T, actionOnly))[0];
+    if (!refused) return;
+    const messages = actionOnlyFields(this.resource.lifecycle, this.resource.fullPath);
+    throw new DomainError('VALIDATION_ERROR', messages[refused]!, refused);
   }
 
   private get label() {
@@ -97,8 +105,16 @@ export class ResourceService<T extends { id: string }> {
     return keys.map((key) => groups.get(key)!);
   }
 
-  async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
+  /** `actionOnly`: as for update, against a new record (the initial state, nothing else set). */
+  async create(
+    principal: Principal,
+    input: unknown,
+    parsed = false,
+    actionOnly: Record<string, unknown> = {},
+  ): Promise<T> {
     const { resource } = this;
+    const fresh = resource.lifecycle ? { [resource.lifecycle.field]: resource.lifecycle.initial } : {};
+    this.refuseActionOnly(fresh, actionOnly);
     const declared = resource.input!;
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
     const values = { id: newId(resource.idKind), ...createValues(declared.fields, data), ...this.startingState(data) };
@@ -127,7 +143,18 @@ export class ResourceService<T extends { id: string }> {
     }
   }
 
-  async update(principal: Principal, id: string, input: unknown, parsed = false): Promise<T> {
+  /**
+   * A partial update. `actionOnly`: fields of a REST body that only an action
+   * changes (a record sent back as read): the record's own value passes, any
+   * other is a 400 naming the action to use.
+   */
+  async update(
+    principal: Principal,
+    id: string,
+    input: unknown,
+    parsed = false,
+    actionOnly: Record<string, unknown> = {},
+  ): Promise<T> {
     const { resource } = this;
     requireWellFormedId(resource.idKind, this.label, id);
     const declared = resource.input!;
@@ -144,6 +171,7 @@ export class ResourceService<T extends { id: string }> {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
+        this.refuseActionOnly(before, actionOnly);
         requireEditable(this.label, lifecycle, state);
         const changes = this.changedFields(before, values);
         const moved = lifecycle?.update && lifecycle.field in changes;

@@ -133,6 +133,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         status: 201,
         response: object,
         conflict: conflicts.create,
+        actionOnly: options.actionOnly,
       }),
     );
   }

@@ -138,6 +138,10 @@ export async function selectRecord<T>(
 /** Runs `work` in a transaction on one pooled connection: committed if it resolves, rolled back if it throws. */
 export async function inTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
   const client = await pool.connect();
+  // A connection lost while checked out (the server stopping under a request) is
+  // reported by the query in flight; without a listener it would also crash the process.
+  const ignore = () => {};
+  client.on('error', ignore);
   let healthy = true;
   try {
     await client.query('begin');
@@ -148,6 +152,7 @@ export async function inTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClie
     await client.query('rollback').catch(() => (healthy = false));
     throw error;
   } finally {
+    client.off('error', ignore);
     // A connection whose rollback failed is in an unknown state: it is not reused.
     client.release(healthy ? undefined : true);
   }

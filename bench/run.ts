@@ -76,8 +76,8 @@ interface Scenario {
   path: string;
   /** A create's body; `[<id>]` becomes a value unique to each request. */
   body?: string;
-  /** A create's table, where the rows made by the answer check are deleted again. */
-  table?: string;
+  /** Deletes the rows made by the answer check again. */
+  cleanup?: string;
   /** The service's CPU per request must be at most this multiple of the baseline's (issue 15). */
   cpuTarget: number;
 }
@@ -89,13 +89,44 @@ const ALL_SCENARIOS: Scenario[] = [
     name: 'POST create',
     method: 'POST',
     path: '/v1/crm/contacts',
-    table: 'Contact',
+    cleanup: `delete from "Contact" where email like 'bench-check-%'`,
     body: JSON.stringify({
       email: 'bench-[<id>]@example.com',
       firstName: 'Ada',
       lastName: 'Lovelace',
       company: 'Analytical Engines',
       tags: ['bench', 'vip'],
+    }),
+    cpuTarget: 2,
+  },
+  {
+    name: 'POST deal create',
+    method: 'POST',
+    path: '/v1/crm/deals',
+    cleanup: `delete from "Deal" where title like 'Bench check-%'`,
+    body: JSON.stringify({
+      title: 'Bench [<id>]',
+      amount: 1250000,
+      currency: 'GBP',
+      contactId: 'con_seed0000000000000000000001',
+      expectedCloseDate: '2027-03-31',
+    }),
+    cpuTarget: 2,
+  },
+  { name: 'GET employees list', method: 'GET', path: '/v1/hr/employees?page=1&limit=50', cpuTarget: 1.5 },
+  {
+    name: 'POST employee create',
+    method: 'POST',
+    path: '/v1/hr/employees',
+    cleanup: `delete from "Employee" where email like 'bench-check-%'`,
+    body: JSON.stringify({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'bench-[<id>]@example.com',
+      department: 'Research',
+      startDate: '2026-01-05',
+      salary: 9600000,
+      currency: 'USD',
     }),
     cpuTarget: 2,
   },
@@ -192,9 +223,7 @@ async function checkSameAnswers(servers: Server[], key: string, databaseUrl: str
     if (fields.some((list) => list !== fields[0])) {
       throw new Error(`${post.name}: the servers create different records: ${fields.join(' / ')}`);
     }
-    await withClient(databaseUrl, (client) =>
-      client.query(`delete from "${post.table}" where email like 'bench-check-%'`),
-    );
+    await withClient(databaseUrl, (client) => client.query(post.cleanup!));
   }
 }
 

@@ -32,6 +32,10 @@ const DEAL_COLUMNS = `id, title, amount::float8 as amount, currency, stage, "con
   to_char("expectedCloseDate", 'YYYY-MM-DD') as "expectedCloseDate", ${iso('"closedAt"')} as "closedAt",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
+const EMPLOYEE_COLUMNS = `id, "firstName", "lastName", email, "jobTitle", department, "managerId",
+  to_char("startDate", 'YYYY-MM-DD') as "startDate", salary::float8 as salary, currency, phone, status,
+  to_char("endDate", 'YYYY-MM-DD') as "endDate", ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -88,6 +92,7 @@ interface ListSource {
 export const LISTS: Record<string, ListSource> = {
   '/v1/crm/contacts': { table: 'Contact', columns: CONTACT_COLUMNS, scope: 'crm:read' },
   '/v1/crm/deals': { table: 'Deal', columns: DEAL_COLUMNS, scope: 'crm:read' },
+  '/v1/hr/employees': { table: 'Employee', columns: EMPLOYEE_COLUMNS, scope: 'hr:read' },
 };
 
 /** One page of the organization's rows, oldest first, with its total as the count triggers keep it. */
@@ -177,6 +182,92 @@ async function createContact(organizationId: string, body: Record<string, unknow
   }
 }
 
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+function currencyOf(body: Record<string, unknown>, required: boolean): string | null {
+  const value = body.currency;
+  if ((value === undefined || value === null) && !required) return null;
+  const code = typeof value === 'string' ? value.toUpperCase() : '';
+  if (!CURRENCIES.has(code)) throw new HttpError(400, 'VALIDATION_ERROR', 'currency must be an ISO 4217 code');
+  return code;
+}
+
+function requiredText(body: Record<string, unknown>, field: string): string {
+  const value = optionalText(body, field);
+  if (!value) throw new HttpError(400, 'VALIDATION_ERROR', `${field} is required`);
+  return value;
+}
+
+/** A deal: the contact it names checked in the insert's own statement, as the service does. */
+async function createDeal(organizationId: string, body: Record<string, unknown>) {
+  const amount = body.amount ?? 0;
+  if (!Number.isSafeInteger(amount) || (amount as number) < 0) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'amount must be a whole number of minor units');
+  }
+  const { rows } = await pool.query({
+    name: 'deal_insert',
+    text: `with deal as (
+             insert into "Deal" (id, "organizationId", title, amount, currency, stage, "contactId", "expectedCloseDate", "updatedAt")
+             select $1, $2, $3, $4, $5, 'lead', $6, $7, now()
+             where $6::text is null or exists (select 1 from "Contact" where id = $6 and "organizationId" = $2)
+             returning ${DEAL_COLUMNS}
+           ), event as (
+             insert into "Event" (id, "organizationId", type, data)
+             select $8, $2, 'deal.created', jsonb_build_object('object', to_jsonb(deal)) from deal
+           )
+           select * from deal`,
+    values: [
+      `deal_${ulid().toLowerCase()}`,
+      organizationId,
+      requiredText(body, 'title'),
+      amount,
+      currencyOf(body, true),
+      optionalText(body, 'contactId'),
+      optionalText(body, 'expectedCloseDate'),
+      `evt_${ulid().toLowerCase()}`,
+    ],
+  });
+  if (!rows[0]) throw new HttpError(400, 'VALIDATION_ERROR', 'contactId: no contact with this id');
+  return rows[0] as object;
+}
+
+async function createEmployee(organizationId: string, body: Record<string, unknown>) {
+  const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'email must be a valid email address');
+  }
+  const salary = body.salary ?? null;
+  if (salary !== null && (!Number.isSafeInteger(salary) || (salary as number) < 0)) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'salary must be a whole number of minor units');
+  }
+  const { rows } = await pool.query({
+    name: 'employee_insert',
+    text: `with employee as (
+             insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", department,
+                                     "startDate", salary, currency, status, "updatedAt")
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', now()) returning ${EMPLOYEE_COLUMNS}
+           ), event as (
+             insert into "Event" (id, "organizationId", type, data)
+             select $11, $2, 'employee.created', jsonb_build_object('object', to_jsonb(employee)) from employee
+           )
+           select * from employee`,
+    values: [
+      `emp_${ulid().toLowerCase()}`,
+      organizationId,
+      requiredText(body, 'firstName'),
+      requiredText(body, 'lastName'),
+      email,
+      optionalText(body, 'jobTitle'),
+      optionalText(body, 'department'),
+      optionalText(body, 'startDate'),
+      salary,
+      currencyOf(body, salary !== null),
+      `evt_${ulid().toLowerCase()}`,
+    ],
+  });
+  return rows[0] as object;
+}
+
 interface CreateRoute {
   scope: string;
   create: (organizationId: string, body: Record<string, unknown>) => Promise<object>;
@@ -185,4 +276,6 @@ interface CreateRoute {
 /** The creates both baselines serve, by path. */
 export const CREATES: Record<string, CreateRoute> = {
   '/v1/crm/contacts': { scope: 'crm:write', create: createContact },
+  '/v1/crm/deals': { scope: 'crm:write', create: createDeal },
+  '/v1/hr/employees': { scope: 'hr:write', create: createEmployee },
 };

@@ -7,14 +7,21 @@ import type { Config } from '../config.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
 import { DataDirInUseError, liveOwner } from './data-dir-lock.js';
 import { embeddedPasswordFile, embeddedServerUrl } from './embedded-postgres.js';
-import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase, type DatabaseHandle } from './server.js';
+import {
+  EMBEDDED_DATABASE_NAME,
+  databaseUrls,
+  embeddedClusterDir,
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseUrls,
+} from './server.js';
 
 export interface AttachedDatabase extends DatabaseHandle {
   /** url: DATABASE_URL; attached: an embedded PostgreSQL already running; started: started by this process. */
   origin: 'url' | 'attached' | 'started';
 }
 
-type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPostgresPort'>;
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir' | 'embeddedPostgresPort'>;
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long to wait for an embedded PostgreSQL that is starting up or shutting down. */
@@ -28,7 +35,7 @@ export async function attachOrStartDatabase(
 ): Promise<AttachedDatabase> {
   if (config.databaseUrl) {
     const handle = await openDatabase(config);
-    await checkConnection(handle.url, 'DATABASE_URL');
+    await checkConnections(handle);
     return { ...handle, origin: 'url' };
   }
   const running = await attachEmbeddedPostgres(config);
@@ -83,11 +90,17 @@ export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<At
   }
   await ensureDatabase(serverUrl, EMBEDDED_DATABASE_NAME);
   return {
-    url: withDatabaseName(serverUrl, EMBEDDED_DATABASE_NAME),
+    ...databaseUrls(withDatabaseName(serverUrl, EMBEDDED_DATABASE_NAME)),
     embedded: true,
     origin: 'attached',
     close: async () => {},
   };
+}
+
+/** DATABASE_URL and, when it is another, DATABASE_DIRECT_URL answer. */
+export async function checkConnections(urls: DatabaseUrls): Promise<void> {
+  await checkConnection(urls.url, 'DATABASE_URL');
+  if (urls.pooled) await checkConnection(urls.directUrl, 'DATABASE_DIRECT_URL');
 }
 
 /** Fails with a message naming the server (never its password) when it cannot be reached. */

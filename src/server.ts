@@ -164,7 +164,9 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
  */
 async function warnOfUnguardedStatements(pool: pg.Pool, configuredMs: number, logger: Logger): Promise<void> {
   if (configuredMs === 0) return;
-  const serverMs = await serverStatementTimeoutMs(pool);
+  // A database that does not answer yet is reported by the requests that need it.
+  const serverMs = await serverStatementTimeoutMs(pool).catch(() => undefined);
+  if (serverMs === undefined) return;
   if (serverMs === 0 || serverMs > configuredMs) {
     logger.warn(
       { serverStatementTimeoutMs: serverMs, configuredMs },

@@ -97,10 +97,27 @@ export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<At
   };
 }
 
-/** DATABASE_URL and, when it is another, DATABASE_DIRECT_URL answer. */
+/**
+ * DATABASE_URL and, when it is another, DATABASE_DIRECT_URL answer. A DATABASE_URL
+ * taken as direct is opened as the pool opens it (statement_timeout in the startup
+ * packet), so that PgBouncer without DATABASE_DIRECT_URL is named at start.
+ */
 export async function checkConnections(urls: DatabaseUrls): Promise<void> {
+  if (urls.pooled) {
+    await checkConnection(urls.url, 'DATABASE_URL');
+    await checkConnection(urls.directUrl, 'DATABASE_DIRECT_URL');
+    return;
+  }
+  const problem = await probe(urls.url, { statement_timeout: 60_000 });
+  if (!problem) return;
+  if (/unsupported startup parameter/.test(problem.message)) {
+    throw new DatabaseUnavailableError(
+      `DATABASE_URL leads to a connection pooler such as PgBouncer (${problem.message}): ` +
+        'set DATABASE_DIRECT_URL to PostgreSQL itself (README, PgBouncer)',
+    );
+  }
+  // Any other failure, worded as for every connection.
   await checkConnection(urls.url, 'DATABASE_URL');
-  if (urls.pooled) await checkConnection(urls.directUrl, 'DATABASE_DIRECT_URL');
 }
 
 /** Fails with a message naming the server (never its password) when it cannot be reached. */
@@ -117,8 +134,11 @@ export async function checkConnection(url: string, what: string): Promise<void> 
   throw new DatabaseUnavailableError(`cannot connect to PostgreSQL at ${where} (${what}): ${problem.message}`);
 }
 
-async function probe(url: string): Promise<{ code?: string; message: string } | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+async function probe(
+  url: string,
+  startup: pg.ClientConfig = {},
+): Promise<{ code?: string; message: string } | undefined> {
+  const client = new pg.Client({ ...startup, connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => {});
   try {
     await client.connect();

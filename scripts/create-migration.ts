@@ -22,7 +22,7 @@ const current = await readFile(SCHEMA_PATH, 'utf8');
 // The engine insists on a reachable database even for a schema-to-schema diff.
 // A developer's tool: it only diffs schemas, so it runs as development (no master key needed).
 const database = await attachOrStartDatabase(loadConfigOrExit({ NODE_ENV: 'development', ...process.env }));
-const sql = await diffSchemas(database.url, previous, current).finally(() => database.close());
+const sql = await diffSchemas(database.directUrl, previous, current).finally(() => database.close());
 if (!sql.trim() || sql.includes('This is an empty migration')) {
   console.log('schema.prisma matches the last migration: nothing to write');
   process.exit(0);

@@ -60,10 +60,18 @@ const environmentSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
       .optional(),
   ),
+  // A direct connection to the same database, when DATABASE_URL leads to a transaction
+  // pooler (PgBouncer): migrations, LISTEN, the worker and advisory locks need a session.
+  DATABASE_DIRECT_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
+      .optional(),
+  ),
   DATABASE_POOL_SIZE: integer(10, 1, 500),
   // How long a request waits for a free pooled connection before a 503 (Retry-After).
   DATABASE_POOL_TIMEOUT_MS: integer(2000, 1, 60_000),
-  // PostgreSQL's statement_timeout on the API's sessions; 0 turns it off.
+  // PostgreSQL's statement_timeout on the API's sessions (behind PgBouncer: its transactions); 0 turns it off.
   DATABASE_STATEMENT_TIMEOUT_MS: integer(5000, 0, 3_600_000),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: integer(54329, 1, 65535),
@@ -207,6 +215,11 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Unset: the service starts an embedded PostgreSQL under dataDir. */
   databaseUrl?: string;
+  /**
+   * A direct connection (migrations, LISTEN, the worker, advisory locks); unset:
+   * databaseUrl. Set and different: databaseUrl is a transaction pooler's.
+   */
+  databaseDirectUrl?: string;
   databasePoolSize: number;
   /** Wait for a free pooled connection before answering 503. */
   databasePoolTimeoutMs: number;
@@ -275,6 +288,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_S must not be greater than HTTP_REQUEST_TIMEOUT_S',
     );
   }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_DIRECT_URL needs DATABASE_URL (without it the embedded PostgreSQL is used)',
+    );
+  }
   const keyRequired = keyRequiredBecause(e);
   if (keyRequired && !e.WEBHOOK_SECRET_KEY) {
     throw new ConfigError(
@@ -299,6 +317,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `${scheme}://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePoolTimeoutMs: e.DATABASE_POOL_TIMEOUT_MS,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,

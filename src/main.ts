@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { bootstrapDemo, demoBanner } from './bootstrap.js';
 import { loadConfigOrExit } from './config.js';
-import { checkConnection } from './db/attach.js';
+import { checkConnections } from './db/attach.js';
 import { applyMigrations } from './db/schema-engine.js';
 import { openDatabase, type DatabaseHandle } from './db/server.js';
 import { isOperatorProblem } from './db/start-errors.js';
@@ -84,12 +84,13 @@ async function start(): Promise<void> {
   const database = await opening;
   if (stopping) return;
   if (database.embedded) logger.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
-  else await checkConnection(database.url, 'DATABASE_URL');
-  const applied = await applyMigrations(database.url);
+  else await checkConnections(database);
+  // Migrations take a session-level lock: never through a transaction pooler.
+  const applied = await applyMigrations(database.directUrl);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (stopping) return;
 
-  platform = await createPlatform(config, database.url, logger);
+  platform = await createPlatform(config, database, logger);
   keepOnlyOurSignalHandlers();
   if (stopping) return;
   // Said once the database is ready (a start that fails before says only why).
@@ -100,7 +101,8 @@ async function start(): Promise<void> {
   }
   if (stopping) return;
   if (config.worker.enabled) {
-    worker = await startWorker({ config, databaseUrl: database.url, logger });
+    // graphile-worker LISTENs and the liveness marks are session advisory locks: the direct connection.
+    worker = await startWorker({ config, databaseUrl: database.directUrl, logger });
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }
   if (stopping) return;

@@ -1,10 +1,13 @@
 // Composes the HTTP service: /v1 (REST), /graphql, /oauth, health; and owns the
 // long-lived parts (database client, key cache, rate-limit store) to close them.
 import express, { type Request, type Response } from 'express';
+import type pg from 'pg';
 import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { serverKeysFor } from './auth/server-keys.js';
 import { connectDatabase, type PrismaClient } from './db/prisma.js';
+import type { DatabaseUrls } from './db/server.js';
+import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
 import { createServices, type Services } from './graphql/modules.js';
@@ -32,7 +35,7 @@ export interface Platform {
   close(): Promise<void>;
 }
 
-export async function createPlatform(config: Config, databaseUrl: string, logger: Logger): Promise<Platform> {
+export async function createPlatform(config: Config, database: DatabaseUrls, logger: Logger): Promise<Platform> {
   // First, before anything is opened: the development key file may have to be written.
   const keys = await serverKeysFor(config);
   // Connection errors carry the whole pg client; log what an operator can use.
@@ -42,17 +45,21 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
     outages.failed(`${what} connection error`, { code: error.code, error: error.message });
   const logConnectionError = connectionErrorLogger('database');
-  const { prisma, pool } = connectDatabase(databaseUrl, config.databasePoolSize, logConnectionError, {
+  const { prisma, pool } = connectDatabase(database.url, config.databasePoolSize, logConnectionError, {
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     poolTimeoutMs: config.databasePoolTimeoutMs,
+    pooled: database.pooled,
   });
+  if (database.pooled) await warnOfUnguardedStatements(pool, config.databaseStatementTimeoutMs, logger);
   const credentials = new CredentialResolver(prisma, logger);
   const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forget(id) });
-  await credentials.listen(databaseUrl);
+  // LISTEN needs a session: a transaction pooler would drop the notifications.
+  await credentials.listen(database.directUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,
     unauthenticatedMax: config.unauthenticatedRateLimit.max,
-    databaseUrl,
+    databaseUrl: database.url,
+    pooled: database.pooled,
     redisUrl: config.redisUrl,
     onError: connectionErrorLogger('rate-limit store'),
     onRedisAway: (away, error) =>
@@ -148,4 +155,23 @@ export async function createPlatform(config: Config, databaseUrl: string, logger
       await prisma.$disconnect();
     },
   };
+}
+
+/**
+ * Behind a transaction pooler the statement timeout is set per transaction; a
+ * single statement outside one runs under the server's default for the role,
+ * which the operator sets (README, PgBouncer). Said at start when it is missing.
+ */
+async function warnOfUnguardedStatements(pool: pg.Pool, configuredMs: number, logger: Logger): Promise<void> {
+  if (configuredMs === 0) return;
+  // A database that does not answer yet is reported by the requests that need it.
+  const serverMs = await serverStatementTimeoutMs(pool).catch(() => undefined);
+  if (serverMs === undefined) return;
+  if (serverMs === 0 || serverMs > configuredMs) {
+    logger.warn(
+      { serverStatementTimeoutMs: serverMs, configuredMs },
+      'behind PgBouncer, DATABASE_STATEMENT_TIMEOUT_MS holds in transactions only; statements outside one ' +
+        "run under the role's statement_timeout: set it (ALTER ROLE <user> SET statement_timeout = '5s')",
+    );
+  }
 }

@@ -122,6 +122,20 @@ describe('parseConfig defaults', () => {
     expect(config.publicUrl).toBe('http://localhost:8080');
   });
 
+  it('takes DATABASE_DIRECT_URL beside DATABASE_URL (PgBouncer), never alone or as another scheme', () => {
+    const pooled = 'postgresql://app:secret@pgbouncer.internal:6432/platform';
+    const direct = 'postgresql://app:secret@db.internal:5432/platform';
+    const env = { NODE_ENV: 'test', DATABASE_URL: pooled };
+    expect(parseConfig(env).databaseDirectUrl).toBeUndefined();
+    expect(parseConfig({ ...env, DATABASE_DIRECT_URL: ` ${direct} ` }).databaseDirectUrl).toBe(direct);
+    expect(configError({ ...env, DATABASE_DIRECT_URL: 'mysql://db.internal/platform' }).message).toMatch(
+      /DATABASE_DIRECT_URL: must be a postgresql:\/\/ URL/,
+    );
+    expect(configError({ NODE_ENV: 'test', DATABASE_DIRECT_URL: direct }).message).toMatch(
+      /DATABASE_DIRECT_URL needs DATABASE_URL/,
+    );
+  });
+
   it('uses PUBLIC_URL without a trailing slash, and https with TLS files', () => {
     expect(parseConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe('https://api.example.com');
     const tls = parseConfig({ TLS_CERT_FILE: '/etc/tls/cert.pem', TLS_KEY_FILE: '/etc/tls/key.pem', PORT: '8443' });

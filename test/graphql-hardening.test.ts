@@ -23,6 +23,7 @@ import { parseConfig } from '../src/config.js';
 import { ROUTES } from '../src/graphql/modules.js';
 import { getSchema } from '../src/graphql/schema.js';
 import { checkOperation, type GraphQLLimits } from '../src/http/graphql-limits.js';
+import { databaseUrls } from '../src/db/server.js';
 import { createPlatform } from '../src/server.js';
 import { createTestDatabase } from './support/database.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
@@ -483,7 +484,7 @@ describe('what the service logs', () => {
       { level: 'info', base: undefined },
       { write: (line: string) => void lines.push(JSON.parse(line)) },
     );
-    const platform = await createPlatform(config, db.url, logger);
+    const platform = await createPlatform(config, databaseUrls(db.url), logger);
     const listener = http.createServer(platform.app);
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;

@@ -80,9 +80,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     } else if (database.origin === 'attached') {
       debug(`using the embedded PostgreSQL already running on port ${config.embeddedPostgresPort}`);
     }
-    const applied = await applyMigrations(database.url);
+    const applied = await applyMigrations(database.directUrl);
     if (applied.length) await note(`applied migrations: ${applied.join(', ')}`);
-    const clients = connectDatabase(database.url, 2);
+    const clients = connectDatabase(database.url, 2, undefined, { pooled: database.pooled });
     prisma = clients.prisma;
     const output = await runner(createServices({ ...clients, config }));
     await write(io.stdout, json ? JSON.stringify(output.json, null, 2) : output.text);

@@ -7,14 +7,21 @@ import type { Config } from '../config.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
 import { DataDirInUseError, liveOwner } from './data-dir-lock.js';
 import { embeddedPasswordFile, embeddedServerUrl } from './embedded-postgres.js';
-import { EMBEDDED_DATABASE_NAME, embeddedClusterDir, openDatabase, type DatabaseHandle } from './server.js';
+import {
+  EMBEDDED_DATABASE_NAME,
+  databaseUrls,
+  embeddedClusterDir,
+  openDatabase,
+  type DatabaseHandle,
+  type DatabaseUrls,
+} from './server.js';
 
 export interface AttachedDatabase extends DatabaseHandle {
   /** url: DATABASE_URL; attached: an embedded PostgreSQL already running; started: started by this process. */
   origin: 'url' | 'attached' | 'started';
 }
 
-type DatabaseConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPostgresPort'>;
+type DatabaseConfig = Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir' | 'embeddedPostgresPort'>;
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long to wait for an embedded PostgreSQL that is starting up or shutting down. */
@@ -28,7 +35,7 @@ export async function attachOrStartDatabase(
 ): Promise<AttachedDatabase> {
   if (config.databaseUrl) {
     const handle = await openDatabase(config);
-    await checkConnection(handle.url, 'DATABASE_URL');
+    await checkConnections(handle);
     return { ...handle, origin: 'url' };
   }
   const running = await attachEmbeddedPostgres(config);
@@ -83,11 +90,34 @@ export async function attachEmbeddedPostgres(config: DatabaseConfig): Promise<At
   }
   await ensureDatabase(serverUrl, EMBEDDED_DATABASE_NAME);
   return {
-    url: withDatabaseName(serverUrl, EMBEDDED_DATABASE_NAME),
+    ...databaseUrls(withDatabaseName(serverUrl, EMBEDDED_DATABASE_NAME)),
     embedded: true,
     origin: 'attached',
     close: async () => {},
   };
+}
+
+/**
+ * DATABASE_URL and, when it is another, DATABASE_DIRECT_URL answer. A DATABASE_URL
+ * taken as direct is opened as the pool opens it (statement_timeout in the startup
+ * packet), so that PgBouncer without DATABASE_DIRECT_URL is named at start.
+ */
+export async function checkConnections(urls: DatabaseUrls): Promise<void> {
+  if (urls.pooled) {
+    await checkConnection(urls.url, 'DATABASE_URL');
+    await checkConnection(urls.directUrl, 'DATABASE_DIRECT_URL');
+    return;
+  }
+  const problem = await probe(urls.url, { statement_timeout: 60_000 });
+  if (!problem) return;
+  if (/unsupported startup parameter/.test(problem.message)) {
+    throw new DatabaseUnavailableError(
+      `DATABASE_URL leads to a connection pooler such as PgBouncer (${problem.message}): ` +
+        'set DATABASE_DIRECT_URL to PostgreSQL itself (README, PgBouncer)',
+    );
+  }
+  // Any other failure, worded as for every connection.
+  await checkConnection(urls.url, 'DATABASE_URL');
 }
 
 /** Fails with a message naming the server (never its password) when it cannot be reached. */
@@ -104,8 +134,11 @@ export async function checkConnection(url: string, what: string): Promise<void> 
   throw new DatabaseUnavailableError(`cannot connect to PostgreSQL at ${where} (${what}): ${problem.message}`);
 }
 
-async function probe(url: string): Promise<{ code?: string; message: string } | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+async function probe(
+  url: string,
+  startup: pg.ClientConfig = {},
+): Promise<{ code?: string; message: string } | undefined> {
+  const client = new pg.Client({ ...startup, connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => {});
   try {
     await client.connect();

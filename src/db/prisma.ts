@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { transactionPoolingClient } from './transaction-pooling.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -35,30 +36,40 @@ export interface DatabaseClients {
 }
 
 export interface SessionLimits {
-  /** PostgreSQL's statement_timeout for every session of the pool; 0 or unset: none. */
+  /**
+   * PostgreSQL's statement_timeout for every session of the pool (behind a
+   * transaction pooler: for every transaction); 0 or unset: none.
+   */
   statementTimeoutMs?: number;
   /**
    * How long a query or transaction waits for a free connection (pool exhausted,
    * or a connection that takes long to open) before failing; unset: forever.
    */
   poolTimeoutMs?: number;
+  /**
+   * The connection string leads to a transaction pooler (PgBouncer): no named
+   * statements, no session state (src/db/transaction-pooling.ts).
+   */
+  pooled?: boolean;
 }
 
 export function connectDatabase(
   connectionString: string,
   poolSize: number,
   onPoolError?: (error: Error) => void,
-  { statementTimeoutMs, poolTimeoutMs }: SessionLimits = {},
+  { statementTimeoutMs, poolTimeoutMs, pooled }: SessionLimits = {},
 ): DatabaseClients {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
-    // Sent in each session's startup packet: no round trip, and it cannot be lost by a reset.
-    ...(statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
+    ...(pooled
+      ? { Client: transactionPoolingClient(statementTimeoutMs) }
+      : // Sent in each session's startup packet: no round trip, and it cannot be lost by a reset.
+        statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
     ...(poolTimeoutMs && { connectionTimeoutMillis: poolTimeoutMs }),
   });
   const adapter = new PrismaPg(pool, {
-    statementNameGenerator: statementNames(),
+    ...(!pooled && { statementNameGenerator: statementNames() }),
     onPoolError,
     // prisma.$disconnect() ends the pool.
     disposeExternalPool: true,

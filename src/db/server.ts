@@ -16,8 +16,22 @@ export function embeddedClusterDir(dataDir: string): string {
   return path.join(dataDir, 'postgres');
 }
 
-export interface DatabaseHandle {
+/** Where the service connects: DATABASE_URL (maybe PgBouncer's) and the direct connection beside it. */
+export interface DatabaseUrls {
+  /** The API's queries: a pool of short transactions, maybe through a transaction pooler. */
   url: string;
+  /** What needs a session of its own: migrations, LISTEN, the worker, advisory locks. */
+  directUrl: string;
+  /** url leads to a transaction pooler: no named statements, no session state. */
+  pooled: boolean;
+}
+
+/** The urls of a database; a directUrl that differs from url makes url a pooler's. */
+export function databaseUrls(url: string, directUrl: string = url): DatabaseUrls {
+  return { url, directUrl, pooled: directUrl !== url };
+}
+
+export interface DatabaseHandle extends DatabaseUrls {
   embedded: boolean;
   close(): Promise<void>;
 }
@@ -32,12 +46,12 @@ export interface OpenOptions {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'embeddedPostgresPort'>,
+  config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir' | 'embeddedPostgresPort'>,
   onLog?: (line: string) => void,
   options: OpenOptions = {},
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    return { url: config.databaseUrl, embedded: false, close: async () => {} };
+    return { ...databaseUrls(config.databaseUrl, config.databaseDirectUrl), embedded: false, close: async () => {} };
   }
   const dir = embeddedClusterDir(config.dataDir);
   await mkdir(dir, { recursive: true });
@@ -57,7 +71,7 @@ export async function openDatabase(
       throw error;
     }
     return {
-      url: withDatabaseName(server.serverUrl, EMBEDDED_DATABASE_NAME),
+      ...databaseUrls(withDatabaseName(server.serverUrl, EMBEDDED_DATABASE_NAME)),
       embedded: true,
       close: async () => {
         await server.stop();

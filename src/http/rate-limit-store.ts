@@ -9,6 +9,7 @@
 // client address's for requests without a valid credential (prefix `anon`).
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { transactionPoolingClient } from '../db/transaction-pooling.js';
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
@@ -22,6 +23,8 @@ export interface RateLimitStoreOptions {
   /** Budget per client address of requests without a valid credential, per window. */
   unauthenticatedMax: number;
   databaseUrl: string;
+  /** databaseUrl leads to a transaction pooler: rate-limiter-flexible's named statements are dropped. */
+  pooled?: boolean;
   redisUrl?: string;
   onError?: (error: Error) => void;
   /** Redis became unreachable (true) or reachable again (false): called on each change only. */
@@ -63,7 +66,11 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
       },
     };
   }
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 4,
+    ...(options.pooled && { Client: transactionPoolingClient() }),
+  });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process.
   pool.on('error', (error) => options.onError?.(error));
   const postgres = { storeClient: pool, storeType: 'pool', tableName: 'rate_limits' };

@@ -48,10 +48,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 try {
   database = await attachOrStartDatabase(config);
-  const applied = await applyMigrations(database.url);
+  const applied = await applyMigrations(database.directUrl);
   if (applied.length) logger.info({ migrations: applied }, 'migrations applied');
   if (!stopping) {
-    worker = await startWorker({ config, databaseUrl: database.url, logger });
+    worker = await startWorker({ config, databaseUrl: database.directUrl, logger });
     logLocalConveniences(config, logger);
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }

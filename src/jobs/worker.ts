@@ -34,6 +34,7 @@ export interface Worker {
 
 export interface WorkerOptions {
   config: Config;
+  /** A direct connection, never a transaction pooler's: graphile-worker LISTENs, liveness holds session locks. */
   databaseUrl: string;
   logger: Logger;
   /** Poll for due jobs (scheduled retries) this often; new jobs arrive by LISTEN at once. */

@@ -9,6 +9,7 @@ import type { PrismaClient } from '../../src/db/prisma.js';
 import type { Services } from '../../src/graphql/modules.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { configureHttpServer } from '../../src/http/server-options.js';
+import { databaseUrls } from '../../src/db/server.js';
 import { createPlatform } from '../../src/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -70,7 +71,9 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = parseConfig({ PUBLIC_URL: url, ...settings });
-  const platform = await createPlatform(config, db.url, logger ?? createLogger(config)).catch((error: unknown) => {
+  // DATABASE_URL and DATABASE_DIRECT_URL as the env gives them (a test may put PgBouncer in front).
+  const urls = databaseUrls(config.databaseUrl ?? db.url, config.databaseDirectUrl);
+  const platform = await createPlatform(config, urls, logger ?? createLogger(config)).catch((error: unknown) => {
     server.close();
     throw error;
   });

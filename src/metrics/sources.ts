@@ -67,13 +67,13 @@ new client.Gauge({
 });
 
 // graphile-worker's own tables: a queued job is unlocked with attempts left (scheduled: not due yet);
-// a failed one is out of attempts and stays until deleted.
+// a failed one is out of attempts and stays until deleted. Every task it knows shows, at 0 when idle.
 const JOBS_SQL = `select t.identifier as task,
     count(*) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at <= now())::int as queued,
     count(*) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at > now())::int as scheduled,
     count(*) filter (where j.locked_at is not null)::int as running,
     count(*) filter (where j.locked_at is null and j.attempts >= j.max_attempts)::int as failed
-  from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+  from graphile_worker._private_tasks t left join graphile_worker._private_jobs j on j.task_id = t.id
   group by t.identifier`;
 
 interface JobCounts {

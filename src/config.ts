@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseServerKey, type ServerKey } from './auth/server-keys.js';
-import { localConveniencesFor, type LocalConveniences } from './local-conveniences.js';
+import { isLoopbackHost, localConveniencesFor, type LocalConveniences } from './local-conveniences.js';
 
 const optionalString = z
   .string()
@@ -134,6 +134,11 @@ const environmentSchema = z.object({
   WORKER_POLL_INTERVAL_MS: integer(1000, 10, 60_000),
   // How often each worker process looks for jobs left locked by a worker process that died.
   WORKER_RECOVER_INTERVAL_MS: integer(30_000, 100, 3_600_000),
+  // Prometheus metrics (docs/decisions.md, Operations): a listener of their own, off unless METRICS_PORT is set.
+  METRICS_PORT: optionalString.pipe(z.coerce.number<string>().int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Bearer token a scrape must send; required when METRICS_HOST is not loopback.
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   // OAuth (docs/decisions.md, Authorization service): token lifetimes in seconds.
   OAUTH_ACCESS_TOKEN_LIFETIME_S: integer(3600, 60, 86_400),
   OAUTH_REFRESH_TOKEN_LIFETIME_S: integer(30 * 86_400, 3600, 365 * 86_400),
@@ -269,6 +274,15 @@ export interface Config {
   };
   /** scrypt's N for new password hashes; weaker stored hashes are re-hashed at sign-in. */
   passwordScryptN: number;
+  /** The Prometheus listener (/metrics); unset: none. */
+  metrics?: MetricsListener;
+}
+
+export interface MetricsListener {
+  host: string;
+  port: number;
+  /** A scrape must send `Authorization: Bearer <token>`; unset: any client that reaches host:port. */
+  token?: string;
 }
 
 export class ConfigError extends Error {}
@@ -291,6 +305,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid configuration:\n  DATABASE_DIRECT_URL needs DATABASE_URL (without it the embedded PostgreSQL is used)',
+    );
+  }
+  if (e.METRICS_PORT && !e.METRICS_TOKEN && !isLoopbackHost(e.METRICS_HOST)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  METRICS_TOKEN is required when METRICS_HOST (${e.METRICS_HOST}) is not loopback: ` +
+        'the metrics name routes, tasks and volumes',
     );
   }
   const keyRequired = keyRequiredBecause(e);
@@ -372,6 +392,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionIdleTimeoutSeconds: e.SESSION_IDLE_TIMEOUT_S,
     },
     passwordScryptN: e.PASSWORD_SCRYPT_N,
+    metrics: e.METRICS_PORT ? { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN } : undefined,
   };
 }
 

@@ -17,6 +17,7 @@ import { configureHttpServer } from './http/server-options.js';
 import { startWorker, type Worker } from './jobs/worker.js';
 import { logLocalConveniences } from './local-conveniences.js';
 import { createLogger } from './logger.js';
+import { startMetricsServer, type MetricsServer } from './metrics/server.js';
 import { createPlatform, type Platform } from './server.js';
 
 /** How long requests in flight at SIGTERM/SIGINT may take to finish; then they are cut off. */
@@ -39,6 +40,7 @@ let platform: Platform | undefined;
 let worker: Worker | undefined;
 let server: http.Server | https.Server | undefined;
 let requests: Drainable | undefined;
+let metrics: MetricsServer | undefined;
 let stopping: Promise<void> | undefined;
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -106,6 +108,12 @@ async function start(): Promise<void> {
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
   }
   if (stopping) return;
+  // The API's and the worker's series on one endpoint (src/metrics/).
+  if (config.metrics) {
+    metrics = await startMetricsServer(config.metrics);
+    logger.info({ url: metrics.url }, 'metrics listening');
+  }
+  if (stopping) return;
 
   requests = drainable(platform.app);
   server = config.tls
@@ -151,6 +159,7 @@ function stop(exitCode: number): Promise<void> {
         logger.info({ inFlight }, 'HTTP server closed');
       }
     }
+    await metrics?.close();
     if (worker) {
       const stopped = await bounded(worker.stop(), STOP_WORKER_MS).catch((error: unknown) => {
         logger.error({ err: error }, 'error while stopping the worker');

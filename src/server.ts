@@ -18,11 +18,13 @@ import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
 import { createGraphQLHttp } from './http/graphql.js';
 import { IdempotencyStore } from './http/idempotency.js';
+import { measureRequests, routeName } from './http/metrics.js';
 import { SharedRateLimiter } from './http/rate-limit.js';
 import { createRateLimitStore } from './http/rate-limit-store.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requireHostHeader } from './http/server-options.js';
 import type { Logger } from './logger.js';
+import { watchPool } from './metrics/sources.js';
 import { metadataHandler } from './oauth/metadata.js';
 import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
 import { OutageLog } from './outage-log.js';
@@ -51,6 +53,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
     pooled: database.pooled,
   });
   if (database.pooled) await warnOfUnguardedStatements(pool, config.databaseStatementTimeoutMs, logger);
+  const unwatchPool = watchPool('api', pool);
   const credentials = new CredentialResolver(prisma, logger);
   const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forget(id) });
   // LISTEN needs a session: a transaction pooler would drop the notifications.
@@ -70,10 +73,11 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
           )
         : logger.info('Redis is reachable again: rate limits are shared again'),
   });
-  const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max);
+  const rateLimiter = new SharedRateLimiter(rateLimitStore.limiter, config.rateLimit.max, 'credential');
   const unauthenticatedRateLimiter = new SharedRateLimiter(
     rateLimitStore.unauthenticatedLimiter,
     config.unauthenticatedRateLimit.max,
+    'address',
   );
   // Expired keys are pruned by the worker's hourly job (src/jobs/prune.ts).
   const idempotency = new IdempotencyStore(prisma, keys);
@@ -87,6 +91,8 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.set('trust proxy', config.trustProxy);
   declarePublicUrl(app, config.publicUrl);
 
+  // First: every answer is timed, the guards' and the error handlers' too.
+  app.use(measureRequests);
   app.use(securityHeaders());
   // Node's own check is off (configureHttpServer), so that this answer is in the envelope.
   app.use(requireHostHeader);
@@ -96,7 +102,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   // unknown Content-Encoding, then the budget of requests without a valid credential.
   const guards = [bodyGuard(config.bodyLimitBytes), identifyClient(credentials, unauthenticatedRateLimiter)];
   // /graphql first, with the guards inside its chain, so their errors get GraphQL's shape.
-  app.use('/graphql', ...guards, ...graphql.handler);
+  app.use('/graphql', routeName('/graphql'), ...guards, ...graphql.handler);
   // /oauth likewise, so its guards' errors are pages or RFC 6749 JSON.
   const { signIn } = config.oauth;
   const oauth = createOAuthRouter({
@@ -152,6 +158,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
       await graphql.stop();
       await credentials.close();
       await rateLimitStore.close();
+      unwatchPool();
       await prisma.$disconnect();
     },
   };

@@ -2,7 +2,7 @@
 // a database of its own and, for keys, a real server on the same database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -487,9 +487,42 @@ describe('without DATABASE_URL: the embedded PostgreSQL under DATA_DIR', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('refuses a DATA_DIR without a database unless --create-database is given, creating nothing', async () => {
+    const result = await run(
+      ['org', 'create', '--name', 'Lost', '--admin-email', 'lost@example.test', '--admin-password', 'lost password'],
+      env(),
+    );
+    expect(result.code).toBe(78);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: no database under /);
+    for (const hint of [dataDir, 'DATA_DIR', 'DATABASE_URL', '--create-database']) {
+      expect(result.stderr).toContain(hint);
+    }
+    expect(await readdir(dataDir)).toEqual([]);
+    expect(await listening(pgPort)).toBe(false);
+
+    const json = await run(['api-key', 'list', '--org', 'org_x', '--json'], env());
+    expect(json.code).toBe(78);
+    expect(jsonError(json)).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message: expect.stringContaining('--create-database'),
+    });
+    expect(await readdir(dataDir)).toEqual([]);
+  });
+
   it('starts it on a fresh machine, migrates, runs the command and stops it', { timeout: 120_000 }, async () => {
     const result = await run(
-      ['org', 'create', '--name', 'Fresh', '--admin-email', 'fresh@example.test', '--admin-password', 'fresh password'],
+      [
+        'org',
+        'create',
+        '--name',
+        'Fresh',
+        '--admin-email',
+        'fresh@example.test',
+        '--admin-password',
+        'fresh password',
+        '--create-database',
+      ],
       env(),
     );
     expect(result.code).toBe(0);

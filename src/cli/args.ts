@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { COMMANDS, type Command, type Flags, type Lists } from './commands.js';
 import { CliError, usageError } from './errors.js';
 
-export type CommandLine = { kind: 'help' } | { kind: 'command'; command: Command; flags: Flags; lists: Lists };
+export type CommandLine =
+  { kind: 'help' } | { kind: 'command'; command: Command; flags: Flags; lists: Lists; createDatabase: boolean };
 
 const VALUE_OPTIONS = [...new Set(COMMANDS.flatMap((command) => command.options))];
 /** Options given once per value (`--redirect-uri a --redirect-uri b`). */
@@ -19,6 +20,8 @@ const OPTIONS = {
     ]),
   ),
   json: { type: 'boolean' },
+  // Any command: allowed to create a new embedded database under DATA_DIR (refused otherwise).
+  'create-database': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -50,12 +53,12 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const flags: Record<string, string | undefined> = {};
   const lists: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (name === 'json' || name === 'help') continue;
+    if (name === 'json' || name === 'help' || name === 'create-database') continue;
     if (!command.options.includes(name)) throw usageError(`'${command.name}' has no option --${name}`, `--${name}`);
     if (Array.isArray(value)) lists[name] = value.filter((item): item is string => typeof item === 'string');
     else flags[name] = typeof value === 'string' ? value : value === true ? 'true' : undefined;
   }
-  return { kind: 'command', command, flags, lists };
+  return { kind: 'command', command, flags, lists, createDatabase: values['create-database'] === true };
 }
 
 /** An unknown command: the usage text follows the message (see main). */

@@ -7,6 +7,7 @@ import { applyMigrations } from '../db/schema-engine.js';
 import { UnknownCommandError, parseCommandLine, wantsJson, type CommandLine } from './args.js';
 import type { Runner } from './commands.js';
 import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
+import { embeddedClusterExists } from '../db/server.js';
 import { CliError, toCliError } from './errors.js';
 import { USAGE } from './usage.js';
 
@@ -57,6 +58,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     }
     runner = commandLine.command.prepare(commandLine.flags, commandLine.lists);
     config = parseConfig(io.env);
+    refuseNewDatabaseUnlessAsked(config, io.env, commandLine.createDatabase);
   } catch (error) {
     return fail(error);
   }
@@ -93,6 +95,23 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     await prisma?.$disconnect().catch(() => {});
     await database?.close().catch((error: unknown) => debug(`stopping PostgreSQL failed: ${String(error)}`));
   }
+}
+
+/**
+ * Without DATABASE_URL, a DATA_DIR that holds no database is most often not the
+ * service's (another working directory, DATA_DIR unset): creating a database and an
+ * organization there would succeed and leave the operator's keys where no server reads them.
+ */
+function refuseNewDatabaseUnlessAsked(config: Config, env: NodeJS.ProcessEnv, createDatabase: boolean): void {
+  if (config.databaseUrl || createDatabase || embeddedClusterExists(config.dataDir)) return;
+  const which = env.DATA_DIR?.trim() ? 'DATA_DIR' : 'DATA_DIR unset: .data in the working directory';
+  throw new CliError(
+    'CONFIG_ERROR',
+    `no database under ${config.dataDir} (${which}) and no DATABASE_URL: set DATA_DIR to the service's ` +
+      `data directory (or run the CLI where npm start runs), or DATABASE_URL to its database; ` +
+      `--create-database creates a new embedded database there instead`,
+    78,
+  );
 }
 
 function isVerbose(env: NodeJS.ProcessEnv): boolean {

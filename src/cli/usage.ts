@@ -6,7 +6,8 @@ export const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json
 Operator commands. The database is DATABASE_URL when set; otherwise the embedded
 PostgreSQL under DATA_DIR (default .data) on EMBEDDED_PG_PORT (default 54329): the
 one a running server (npm start) already started, or else one started for the
-command and stopped when it ends. Pending migrations are applied first.
+command and stopped when it ends. A DATA_DIR without a database is refused unless
+--create-database is given. Pending migrations are applied first.
 
 Commands:
   org create --name <name> --admin-email <email> --admin-password <password> [--with-key]
@@ -50,6 +51,10 @@ Commands:
       Show this text.
 
 Options:
+  --create-database
+          Without DATABASE_URL, create a new embedded database under DATA_DIR when it
+          holds none. Without it the CLI refuses (exit 78): an empty DATA_DIR is most
+          often not the service's (run the CLI where npm start runs, or set DATA_DIR).
   --json  Print exactly one JSON document on stdout. Timestamps are ISO 8601 (UTC);
           expiresAt, lastUsedAt and revokedAt are null when unset. On failure
           nothing is printed on stdout and stderr holds one JSON document:

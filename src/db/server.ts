@@ -2,18 +2,24 @@
 // embedded PostgreSQL under DATA_DIR (started here, stopped by the caller).
 // One process at a time owns DATA_DIR's PostgreSQL (data-dir-lock.ts); one that
 // a killed owner left running is stopped first, keeping the data.
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { lockDataDir, type OwnerKind } from './data-dir-lock.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
-import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres.js';
+import { embeddedDataDir, startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres.js';
 
 export const EMBEDDED_DATABASE_NAME = 'platform';
 
 /** The embedded PostgreSQL's directory of a DATA_DIR (its cluster, password and owner file). */
 export function embeddedClusterDir(dataDir: string): string {
   return path.join(dataDir, 'postgres');
+}
+
+/** Whether DATA_DIR already holds an embedded PostgreSQL cluster (initdb ran there). */
+export function embeddedClusterExists(dataDir: string): boolean {
+  return existsSync(path.join(embeddedDataDir(embeddedClusterDir(dataDir)), 'PG_VERSION'));
 }
 
 /** Where the service connects: DATABASE_URL (maybe PgBouncer's) and the direct connection beside it. */

@@ -9,6 +9,7 @@
 // a lease is 1 point when the budget is small (every request counts exactly)
 // and up to 2% of the budget, at most 100 points, when it is large.
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { rateLimitRefusals } from '../metrics/registry.js';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -36,6 +37,8 @@ export class SharedRateLimiter {
   constructor(
     private readonly store: RateLimiterAbstract,
     readonly limit: number,
+    /** The label of its refusals in rate_limit_refusals_total. */
+    private readonly name = 'credential',
   ) {
     this.leaseSize = Math.max(1, Math.min(MAX_LEASE, Math.floor(limit / 50)));
   }
@@ -54,6 +57,7 @@ export class SharedRateLimiter {
         continue;
       }
       if (state && now < state.windowEndsAt && state.storeConsumed >= this.limit) {
+        rateLimitRefusals.inc({ limit: this.name });
         return this.decision(false, state, now);
       }
       await this.lease(key, state, now);

@@ -10,7 +10,8 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import { recordAttempts, type Attempt } from './attempts.js';
-import { parseDeliveryJob } from './delivery-jobs.js';
+import { parseDeliveryJob, type DeliveryJob } from './delivery-jobs.js';
+import { webhookDeliveries, webhookDeliveryLag } from '../metrics/registry.js';
 import { postSigned, signedHeaders } from './webhook-http.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 
@@ -74,7 +75,8 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     const previous = webhook.previousSecretEncrypted
       ? secretOf(job.webhookId, webhook.previousSecretEncrypted)
       : undefined;
-    const timestamp = Math.floor(Date.now() / 1000);
+    const sentAt = Date.now();
+    const timestamp = Math.floor(sentAt / 1000);
     const attempts = await Promise.all(
       webhook.events.map(async (event): Promise<Attempt> => {
         // The envelope is serialised once; these exact bytes are signed and sent.
@@ -93,5 +95,15 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
       }),
     );
     await recordAttempts(deps.pool, deps.config.webhooks, job, webhook, attempts);
+    countAttempts(job, webhook.events, attempts, sentAt);
   };
+}
+
+/** Counted once recorded: the outcomes, and for first attempts of events the lag since the event's commit. */
+function countAttempts(job: DeliveryJob, events: EventRow[], attempts: Attempt[], sentAt: number): void {
+  for (const attempt of attempts) {
+    webhookDeliveries.inc({ outcome: attempt.result.ok ? 'succeeded' : 'failed', trigger: job.trigger });
+  }
+  if (job.trigger !== 'event' || job.attempt !== 1) return;
+  for (const event of events) webhookDeliveryLag.observe(Math.max(0, sentAt - Date.parse(event.createdAt)) / 1000);
 }

@@ -10,6 +10,7 @@ import { applyMigrations } from '../db/schema-engine.js';
 import { isOperatorProblem } from '../db/start-errors.js';
 import { logLocalConveniences } from '../local-conveniences.js';
 import { createLogger } from '../logger.js';
+import { startMetricsServer, type MetricsServer } from '../metrics/server.js';
 import { startWorker, type Worker } from './worker.js';
 
 /** Jobs in flight get this long to finish; then the process exits (graphile-worker releases them first). */
@@ -19,6 +20,7 @@ const config = loadConfigOrExit();
 const logger = createLogger(config);
 let database: AttachedDatabase | undefined;
 let worker: Worker | undefined;
+let metrics: MetricsServer | undefined;
 let stopping = false;
 
 async function stop(code: number): Promise<void> {
@@ -29,6 +31,7 @@ async function stop(code: number): Promise<void> {
     process.exit(1);
   }, STOP_MS).unref();
   try {
+    await metrics?.close();
     await worker?.stop();
     if (worker) logger.info('worker stopped');
   } catch (error) {
@@ -54,6 +57,10 @@ try {
     worker = await startWorker({ config, databaseUrl: database.directUrl, logger });
     logLocalConveniences(config, logger);
     logger.info({ concurrency: config.worker.concurrency }, 'worker started');
+    if (config.metrics) {
+      metrics = await startMetricsServer(config.metrics);
+      logger.info({ url: metrics.url }, 'metrics listening');
+    }
   }
 } catch (error) {
   if (isOperatorProblem(error)) console.error(error.message);

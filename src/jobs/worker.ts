@@ -21,6 +21,7 @@ import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK } from './delivery-jobs.js';
 import { OutageLog } from '../outage-log.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
+import { observeWorker } from './job-metrics.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
@@ -111,6 +112,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     await pool.end();
     throw error;
   }
+  const unobserve = observeWorker(pool, events);
   let stopping: Promise<void> | undefined;
   return {
     runner,
@@ -120,6 +122,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
           await fanOut?.stop();
           await runner.stop();
         } finally {
+          unobserve();
           await liveness?.close();
           await pool.end();
         }

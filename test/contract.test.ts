@@ -23,6 +23,7 @@ import {
 } from './support/contract.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
 import { employees } from '../src/graphql/hr/employee/index.js';
+import { payrollRuns } from '../src/graphql/hr/payroll-run/index.js';
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -129,6 +130,15 @@ const RESOURCES: ResourceContract[] = [
     create: (n) => ({ firstName: 'Grace', lastName: `Hopper ${n}`, email: `employee-${n}@example.test` }),
     update: { jobTitle: 'Rear admiral', department: 'Navy' },
     actions: [{ name: 'terminate', body: { endDate: '2026-12-31' } }],
+  }),
+  contractOf(payrollRuns.resource, {
+    // A month from the n-th day of 2000: every sample is a valid period.
+    create: (n) => {
+      const day = (offset: number) => new Date(Date.UTC(2000, 0, 1 + n + offset)).toISOString().slice(0, 10);
+      return { periodStart: day(0), periodEnd: day(30) };
+    },
+    update: { payDate: '2100-01-01' },
+    actions: [{ name: 'process' }],
   }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
@@ -469,8 +479,10 @@ describe.each(RESOURCES)('$name', (resource) => {
         const own = await (await server.org()).key([scopes.read, scopes.write]);
         const record = await create(own);
         const rest = await get(record.id, own);
-        // The public fields are scalars: the REST object's keys are the selection.
-        const fields = Object.keys(rest).join(' ');
+        // Scalar fields: the REST object's keys are the selection; a declared resource's
+        // lists of objects (a payroll run's items) need their subfields, from the declaration.
+        const fields = graphql.selection ?? Object.keys(rest).join(' ');
+        expect(fields.replace(/ \{[^}]*\}/g, '').split(' ')).toEqual(Object.keys(rest));
         const one = await server.gql(
           `query ($id: ID!) { ${graphql.get}(id: $id) { ${fields} } }`,
           { id: record.id },

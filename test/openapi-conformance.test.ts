@@ -103,6 +103,7 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     salary: 9_000_000,
     currency: 'USD',
   }),
+  '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
 };
 
 // What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
@@ -155,6 +156,12 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
   postHrEmployeesIdReinstate: async () => {
     const employee = await create('/hr/employees', '/hr/employees');
     return via('POST', `/hr/employees/${employee.id}/reinstate`, { key: admin });
+  },
+  putHrPayrollrunsId: async () => {
+    const run = await create('/hr/payroll-runs', '/hr/payroll-runs');
+    const processed = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: admin });
+    expect(processed.status, processed.text).toBe(200);
+    return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
@@ -251,13 +258,20 @@ function requestSchema(operation: DocumentedOperation): Body | undefined {
   return operation.spec.requestBody?.content?.['application/json']?.schema;
 }
 
-/** A valid body: the create's, the action's, or for a PUT the record as GET shows it (read-only fields and all). */
+/**
+ * A valid body: the create's, the action's, or for a PUT the record as GET shows
+ * it (read-only fields and all) but for the fields the document's body does not
+ * name (those only an action changes, such as an employee's status).
+ */
 async function validBody(operation: DocumentedOperation, path: string): Promise<Body | undefined> {
   if (!operation.spec.requestBody) return undefined;
   if (operation.method === 'put') {
     const current = await server.rest('GET', `/v1${path}`, { key: admin });
     expect(current.status, current.text).toBe(200);
-    return current.body;
+    const names: string[] | undefined = requestSchema(operation)?.propertyNames?.enum;
+    return names
+      ? Object.fromEntries(Object.entries(current.body).filter(([name]) => names.includes(name)))
+      : current.body;
   }
   if (!/\{\w+\}/.test(operation.template)) return CREATE_BODIES[operation.template]?.(++counter);
   // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.

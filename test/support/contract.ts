@@ -6,6 +6,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import { selectionOf } from '../../src/graphql/kit/fields.js';
 import type { Resource } from '../../src/graphql/kit/resource.js';
 import { ID_PREFIX } from '../../src/ids.js';
 import type { EventType } from '../../src/jobs/event-types.js';
@@ -41,7 +42,8 @@ export interface ResourceContract {
   /** POST /path/:id/<name>, each with the write scope. */
   actions: ResourceAction[];
   /** Root fields of the GraphQL list and get; null: not in GraphQL. */
-  graphql: { list: string; get: string } | null;
+  /** `selection`: the fields to ask for when not all scalars (default: the REST object's keys). */
+  graphql: { list: string; get: string; selection?: string } | null;
 }
 
 export interface ResourceAction {
@@ -252,6 +254,6 @@ export function contractOf(resource: Resource, samples: ContractSamples): Resour
       answers: 'the record' as const,
       ...(body && { body }),
     })),
-    graphql: { list: resource.names.many, get: resource.names.one },
+    graphql: { list: resource.names.many, get: resource.names.one, selection: selectionOf(resource.type) },
   };
 }

@@ -2,7 +2,8 @@
 // field of an @ObjectType; from that one declaration the kit derives the
 // GraphQL field, the public object made from a database row (REST body, GraphQL
 // value, event data.object), the REST selection, the OpenAPI response schema
-// and the SQL of the list fast path. Every field is a column of the same name.
+// and the SQL of the list fast path. Every field is a column of the same name,
+// but for a list of objects read by a subquery (`objectList`).
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
@@ -19,12 +20,14 @@ export interface FieldKind {
   graphql: GraphQLTypeFunction;
   /** The value's shape in the OpenAPI document. */
   schema: () => z.ZodType;
-  /** The SQL expression that yields the column in its public form. */
-  sql(column: string): string;
+  /** The SQL expression that yields the field in its public form (`table`: the record's, for a subquery). */
+  sql(column: string, table: string): string;
   /** The public form of the value read from the database (null stays null). */
   fromRow(value: unknown): unknown;
   /** For one of a fixed set of strings: the set (the field's GraphQL type is then an enum). */
   values?: readonly [string, ...string[]];
+  /** For objects: the GraphQL selection of their fields (what a REST answer contains). */
+  selection?: () => string;
 }
 
 const same = (value: unknown) => value;
@@ -74,6 +77,22 @@ export function oneOf(values: readonly [string, ...string[]]): FieldKind {
 /** The GraphQL type of a field of `type`: its kind's, or the enum of its values. */
 function graphqlTypeOfField(typeName: string, field: string, kind: FieldKind): GraphQLTypeFunction {
   return (kind.values && fieldEnum(typeName, field, kind.values)) ?? kind.graphql;
+}
+
+/**
+ * A list of objects of a public `item` type read with the record, not a column:
+ * `sql(table)` is a correlated subquery yielding a JSON array of them in their
+ * public shape (a payroll run's items). Read by the same select list as every
+ * field, so the API's answer and an event's data.object show the same list.
+ */
+export function objectList(item: PublicType, sql: (table: string) => string): FieldKind {
+  return {
+    graphql: () => [item],
+    schema: () => z.array(responseSchemaOf(item)),
+    sql: (_column, table) => sql(table),
+    fromRow: same,
+    selection: () => selectionOf(item),
+  };
 }
 
 /** A list of scope names (GraphQL [String], OpenAPI an array of the scope enum). */
@@ -159,7 +178,7 @@ export function toPublic<T>(type: PublicType<T>, row: object): T {
 /** The GraphQL selection of every public field: what a REST answer contains. */
 export function selectionOf(type: PublicType): string {
   return publicFieldsOf(type)
-    .map((field) => field.name)
+    .map(({ name, kind }) => (kind.selection ? `${name} { ${kind.selection()} }` : name))
     .join(' ');
 }
 
@@ -197,7 +216,7 @@ export function sqlSelectOf(type: PublicType, table: string): string {
   if (select === undefined) {
     select = publicFieldsOf(type)
       .map(({ name, kind }) => {
-        const expression = kind.sql(qualifiedColumn(table, name));
+        const expression = kind.sql(qualifiedColumn(table, name), table);
         return expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"`;
       })
       .join(', ');

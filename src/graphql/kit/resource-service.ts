@@ -122,21 +122,26 @@ export class ResourceService<T extends { id: string }> {
     resource.rules?.check?.(values);
     const { organizationId } = principal;
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created }] : [];
+    const after = resource.rules?.afterCreate;
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
       const record = await insertRecord(db, resource, {
         organizationId,
         values: columns,
-        events,
+        events: after ? [] : events,
         onlyIf: this.referenceConditions(columns, organizationId),
       });
       return record ?? this.missingReference(db, columns, organizationId);
     };
     try {
       const rules = resource.rules?.create;
-      if (!rules) return await write(this.db.pool, values);
+      if (!rules && !after) return await write(this.db.pool, values);
       return await inTransaction(this.db.pool, async (client) => {
-        const more = await rules(values, ruleContext(client, organizationId));
-        return write(client, { ...values, ...more });
+        const context = ruleContext(client, organizationId);
+        const record = await write(client, { ...values, ...(await rules?.(values, context)) });
+        if (!after) return record;
+        // The events come after what afterCreate wrote: their object (and the answer) include it.
+        const changes = (await after(record, context)) ?? {};
+        return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;

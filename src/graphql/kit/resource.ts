@@ -61,6 +61,13 @@ export interface Rules<T> {
    * `rules.query` (and lock what it reads).
    */
   create?(values: Record<string, unknown>, rules: RuleContext): Promise<Record<string, unknown> | void>;
+  /**
+   * Runs in the create's transaction once the row exists: writes the records
+   * that belong to it (a payroll run's items) and may answer more of its
+   * columns. The create's events and answer are written and read after it, so
+   * they show what it wrote.
+   */
+  afterCreate?(record: T, rules: RuleContext): Promise<Record<string, unknown> | void>;
   /** Checks an update in its transaction (the record is locked) and answers more columns to change. */
   update?(change: Change<T>, rules: RuleContext): Promise<Record<string, unknown> | void>;
   /** The events of an update that changed something; default the declared `updated` event. */

@@ -1,0 +1,111 @@
+// Payroll runs, declared once (see kit/resource.ts). Particular to them: a
+// period of at most 366 days with a pay date not before it, and the items
+// (one per active employee with a salary, prorated by proration.ts) written
+// with the run in its create's transaction; processing is a lifecycle action.
+import { DomainError } from '../../../errors.js';
+import { newId } from '../../../ids.js';
+import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+import { AREAS } from '../../kit/resource.js';
+import { NOW } from '../../kit/store.js';
+import { payrollRunInput, payrollRunList } from './input.js';
+import { grossForPeriod, periodDays } from './proration.js';
+import { PayrollRun } from './type.js';
+
+const MAX_PERIOD_DAYS = 366;
+
+const invalid = (field: string, message: string) =>
+  new DomainError('VALIDATION_ERROR', `'${field}': ${message}`, field);
+
+interface Payee {
+  id: string;
+  salary: string | null;
+  currency: string | null;
+}
+
+/**
+ * Writes one item per active employee with a salary (their rows locked against
+ * deletion until commit) and answers the ids of those without one.
+ */
+async function computeItems(run: PayrollRun, rules: RuleContext): Promise<string[]> {
+  const employees = await rules.query<Payee>(
+    `select id, salary::text as salary, currency from "Employee"
+     where "organizationId" = $1 and status = 'active' order by "createdAt", id for key share`,
+    [rules.organizationId],
+  );
+  const paid = employees.filter((employee) => employee.salary !== null);
+  const gross = paid.map((employee) => grossForPeriod(BigInt(employee.salary!), run.periodStart, run.periodEnd));
+  if (gross.some((amount) => amount > BigInt(Number.MAX_SAFE_INTEGER))) {
+    throw invalid('periodEnd', `a gross amount over this period would exceed ${Number.MAX_SAFE_INTEGER}`);
+  }
+  if (paid.length) {
+    await rules.query(
+      `insert into "PayrollItem" (id, "organizationId", "runId", "employeeId", "grossAmount", currency)
+       select item.id, $1, $2, item."employeeId", item.gross::bigint, item.currency
+       from unnest($3::text[], $4::text[], $5::text[], $6::text[]) as item(id, "employeeId", gross, currency)`,
+      [
+        rules.organizationId,
+        run.id,
+        paid.map(() => newId('payrollItem')),
+        paid.map((employee) => employee.id),
+        gross.map(String),
+        paid.map((employee) => employee.currency),
+      ],
+    );
+  }
+  return employees.filter((employee) => employee.salary === null).map((employee) => employee.id);
+}
+
+export const payrollRuns = defineResource({
+  type: PayrollRun,
+  idKind: 'payrollRun',
+  area: AREAS.hr,
+  path: 'payroll-runs',
+  names: { one: 'payrollRun', many: 'payrollRuns' },
+  input: payrollRunInput,
+  list: payrollRunList,
+  descriptions: {
+    create:
+      'Computes one item per active employee with a salary: annual salary × days of the period (inclusive), ' +
+      "each day over its own year's length (365 or 366), rounded half up to the minor unit. Active employees " +
+      'without a salary are listed in `skippedEmployeeIds`. Emits no event.',
+    update: 'Only `payDate`, only while draft; the items stay as computed (they do not depend on it).',
+  },
+  lifecycle: {
+    field: 'status',
+    states: ['draft', 'processed'],
+    initial: 'draft',
+    editableIn: ['draft'],
+    actions: {
+      process: {
+        from: ['draft'],
+        to: 'processed',
+        description: 'Marks the run processed (stamps `processedAt`); a processed run cannot change.',
+        changes: ['processedAt'],
+        sets: () => ({ processedAt: NOW }),
+        event: 'payroll.processed',
+      },
+    },
+  },
+  rules: {
+    check(run) {
+      const { periodStart, periodEnd, payDate } = run as Record<string, string | null>;
+      if (periodEnd! < periodStart!) throw invalid('periodEnd', 'must not be before periodStart');
+      if (periodDays(periodStart!, periodEnd!) > MAX_PERIOD_DAYS) {
+        throw invalid('periodEnd', `the period must be at most ${MAX_PERIOD_DAYS} days`);
+      }
+      if (payDate && payDate < periodStart!) throw invalid('payDate', 'must not be before periodStart');
+    },
+    async create(values) {
+      return { payDate: values.payDate ?? values.periodEnd };
+    },
+    async update({ before, changes }) {
+      if (changes.payDate === null) return { payDate: before.periodEnd };
+    },
+    async afterCreate(run, rules) {
+      return { skippedEmployeeIds: await computeItems(run, rules) };
+    },
+  },
+});
+
+export const payrollRunModule = payrollRuns.module;

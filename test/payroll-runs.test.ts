@@ -1,0 +1,316 @@
+// Payroll runs over REST and GraphQL: the proration rule (days over each one's
+// year length, rounded half up), who is paid (active employees of the
+// organization with a salary; the others listed as skipped), the period and pay
+// date checks, the draft -> processed lifecycle and its event, and edits.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { daysByYear, grossForPeriod } from '../src/graphql/hr/payroll-run/proration.js';
+import { useServer, type TestResponse } from './support/fixtures.js';
+
+const server = useServer();
+
+let counter = 0;
+
+/** A fresh organization: its key and helpers to create employees and runs in it. */
+async function payrollOrg() {
+  const org = await server.org();
+  const key = await org.key(['hr:read', 'hr:write']);
+  const employee = async (fields: Record<string, unknown> = {}) => {
+    const n = ++counter;
+    const res = await server.rest('POST', '/v1/hr/employees', {
+      key,
+      body: { firstName: 'Ada', lastName: `Payee ${n}`, email: `payee-${n}@example.test`, ...fields },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string };
+  };
+  const run = (body: Record<string, unknown>) => server.rest('POST', '/v1/hr/payroll-runs', { key, body });
+  const createRun = async (body: Record<string, unknown>) => {
+    const res = await run(body);
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  };
+  return { key, employee, run, createRun };
+}
+
+function expectValidationError(res: TestResponse, field: string, message?: string) {
+  expect(res.status, res.text).toBe(400);
+  expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field });
+  if (message) expect(res.body.error.message).toContain(message);
+}
+
+describe('proration (days over their own year length, half up)', () => {
+  it('counts the days of a period in each year', () => {
+    expect(daysByYear('2024-12-16', '2025-01-15')).toEqual(
+      new Map([
+        [2024, 16],
+        [2025, 15],
+      ]),
+    );
+    expect(daysByYear('2026-03-01', '2026-03-01')).toEqual(new Map([[2026, 1]]));
+  });
+
+  it('prorates over 365 days, over 366 in a leap year, and day by day across a new year', () => {
+    // 12,000,000 × 31 / 365 = 1,019,178.08…
+    expect(grossForPeriod(12_000_000n, '2026-01-01', '2026-01-31')).toBe(1_019_178n);
+    // 12,000,000 × 31 / 366 = 1,016,393.44…
+    expect(grossForPeriod(12_000_000n, '2024-01-01', '2024-01-31')).toBe(1_016_393n);
+    // A whole leap year, and a whole common year, are the salary.
+    expect(grossForPeriod(12_000_000n, '2024-01-01', '2024-12-31')).toBe(12_000_000n);
+    expect(grossForPeriod(12_000_000n, '2025-01-01', '2025-12-31')).toBe(12_000_000n);
+    // 133,590 × (1/365 + 1/366) = 366 + 365: not 133,590 × 2/365 = 732.0…
+    expect(grossForPeriod(133_590n, '2023-12-31', '2024-01-01')).toBe(731n);
+    // 36,500,000 × (16/366 + 15/365) = 1,595,628.41… + 1,500,000
+    expect(grossForPeriod(36_500_000n, '2024-12-16', '2025-01-15')).toBe(3_095_628n);
+  });
+
+  it('rounds an exact half up (not to even)', () => {
+    expect(grossForPeriod(183n, '2024-02-29', '2024-02-29')).toBe(1n); // 0.5
+    expect(grossForPeriod(915n, '2024-02-29', '2024-02-29')).toBe(3n); // 2.5
+    expect(grossForPeriod(182n, '2024-02-29', '2024-02-29')).toBe(0n); // 0.497…
+  });
+});
+
+describe('POST /v1/hr/payroll-runs', () => {
+  it('computes one item per active employee with a salary and lists those without one', async () => {
+    const { key, employee, createRun } = await payrollOrg();
+    const paid = await employee({ salary: 12_000_000, currency: 'usd' });
+    const unpaid = await employee();
+    const leapPaid = await employee({ salary: 915, currency: 'EUR' });
+    const leaving = await employee({ salary: 5_000_000, currency: 'USD' });
+    const terminated = await server.rest('POST', `/v1/hr/employees/${leaving.id}/terminate`, { key, body: {} });
+    expect(terminated.status, terminated.text).toBe(200);
+    // Another organization's employee is never paid nor skipped here.
+    const other = await payrollOrg();
+    const stranger = await other.employee({ salary: 9_000_000, currency: 'USD' });
+    const strangerUnpaid = await other.employee();
+
+    const run = await createRun({ periodStart: '2026-01-01', periodEnd: '2026-01-31' });
+    expect(run).toEqual({
+      id: expect.stringMatching(/^pay_[0-9a-z]{26}$/),
+      periodStart: '2026-01-01',
+      periodEnd: '2026-01-31',
+      payDate: '2026-01-31',
+      status: 'draft',
+      items: [
+        { employeeId: paid.id, grossAmount: 1_019_178, currency: 'USD' },
+        // 915 × 31 / 365 = 77.71…
+        { employeeId: leapPaid.id, grossAmount: 78, currency: 'EUR' },
+      ],
+      skippedEmployeeIds: [unpaid.id],
+      processedAt: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(run.updatedAt).toBe(run.createdAt);
+    const got = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key });
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(run);
+    const ids = JSON.stringify(got.body);
+    for (const id of [leaving.id, stranger.id, strangerUnpaid.id]) expect(ids).not.toContain(id);
+
+    // The other organization's run pays its own employee only, and cannot see this run.
+    const theirs = await other.createRun({ periodStart: '2024-02-29', periodEnd: '2024-02-29' });
+    expect(theirs.items).toEqual([{ employeeId: stranger.id, grossAmount: 24_590, currency: 'USD' }]);
+    expect(theirs.skippedEmployeeIds).toEqual([strangerUnpaid.id]);
+    const hidden = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key: other.key });
+    expect(hidden.status).toBe(404);
+  });
+
+  it('prorates a leap-year period and a period across a new year', async () => {
+    const { employee, createRun } = await payrollOrg();
+    const a = await employee({ salary: 12_000_000, currency: 'USD' });
+    const b = await employee({ salary: 183, currency: 'USD' });
+    const leap = await createRun({ periodStart: '2024-01-01', periodEnd: '2024-01-31', payDate: '2024-02-01' });
+    expect(leap.payDate).toBe('2024-02-01');
+    expect(leap.items).toEqual([
+      { employeeId: a.id, grossAmount: 1_016_393, currency: 'USD' },
+      { employeeId: b.id, grossAmount: 16, currency: 'USD' }, // 183 × 31 / 366 = 15.5: half up
+    ]);
+    const spanning = await createRun({ periodStart: '2024-12-16', periodEnd: '2025-01-15' });
+    // 12,000,000 × (16/366 + 15/365) = 524,590.16… + 493,150.68… = 1,017,740.84…
+    expect(spanning.items.map((item: { grossAmount: number }) => item.grossAmount)).toEqual([1_017_741, 16]);
+  });
+
+  it('answers an empty run for an organization without employees', async () => {
+    const { createRun } = await payrollOrg();
+    const run = await createRun({ periodStart: '2026-02-01', periodEnd: '2026-02-28' });
+    expect(run).toMatchObject({ items: [], skippedEmployeeIds: [], status: 'draft' });
+  });
+
+  it('refuses a period that ends before it starts, a pay date before it, a period over 366 days', async () => {
+    const { run, employee } = await payrollOrg();
+    await employee({ salary: 1_000, currency: 'USD' });
+    expectValidationError(await run({ periodStart: '2026-02-01', periodEnd: '2026-01-31' }), 'periodEnd');
+    expectValidationError(
+      await run({ periodStart: '2026-02-01', periodEnd: '2026-02-28', payDate: '2026-01-31' }),
+      'payDate',
+    );
+    expectValidationError(await run({ periodStart: '2024-01-01', periodEnd: '2025-01-01' }), 'periodEnd', '366');
+    expectValidationError(await run({ periodStart: '2026-02-30', periodEnd: '2026-03-01' }), 'periodStart');
+    expectValidationError(await run({ periodEnd: '2026-03-01' }), 'periodStart');
+    // 366 days (a whole leap year) is a period; the payDate may be on its first day.
+    const whole = await run({ periodStart: '2024-01-01', periodEnd: '2024-12-31', payDate: '2024-01-01' });
+    expect(whole.status, whole.text).toBe(201);
+    expect(whole.body.items[0].grossAmount).toBe(1_000);
+  });
+});
+
+describe('GET /v1/hr/payroll-runs', () => {
+  it('lists runs with their items, filtered by status', async () => {
+    const { key, employee, createRun } = await payrollOrg();
+    const paid = await employee({ salary: 3_650, currency: 'USD' });
+    const first = await createRun({ periodStart: '2026-01-01', periodEnd: '2026-01-10' });
+    const second = await createRun({ periodStart: '2026-01-11', periodEnd: '2026-01-20' });
+    expect(first.items).toEqual([{ employeeId: paid.id, grossAmount: 100, currency: 'USD' }]);
+    const processed = await server.rest('POST', `/v1/hr/payroll-runs/${second.id}/process`, { key });
+    expect(processed.status, processed.text).toBe(200);
+
+    const all = await server.rest('GET', '/v1/hr/payroll-runs', { key });
+    expect(all.status).toBe(200);
+    expect(all.body.data).toEqual([first, processed.body]);
+    const drafts = await server.rest('GET', '/v1/hr/payroll-runs?status=draft', { key });
+    expect(drafts.body.data).toEqual([first]);
+    const done = await server.rest('GET', '/v1/hr/payroll-runs?status=processed', { key });
+    expect(done.body.data).toEqual([processed.body]);
+    const wrong = await server.rest('GET', '/v1/hr/payroll-runs?status=paid', { key });
+    expectValidationError(wrong, 'status');
+  });
+});
+
+interface EventBody {
+  type: string;
+  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+}
+
+async function eventsOf(key: string, runId: string): Promise<EventBody[]> {
+  const res = await server.rest('GET', '/v1/events?limit=100', { key });
+  expect(res.status, res.text).toBe(200);
+  return (res.body.data as EventBody[]).filter((event) => event.data.object.id === runId);
+}
+
+describe('POST /v1/hr/payroll-runs/:id/process', () => {
+  let org: Awaited<ReturnType<typeof payrollOrg>>;
+  let run: Record<string, unknown> & { id: string };
+
+  beforeAll(async () => {
+    org = await payrollOrg();
+    await org.employee({ salary: 7_300_000, currency: 'GBP' });
+    await org.employee();
+    run = await org.createRun({ periodStart: '2026-03-01', periodEnd: '2026-03-31' });
+  });
+
+  it('processes a draft once: processed, stamped, with payroll.processed; the second time is 409', async () => {
+    expect(await eventsOf(org.key, run.id)).toEqual([]); // creating raises no event
+    const res = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: org.key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      ...run,
+      status: 'processed',
+      processedAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(res.body.items).toHaveLength(1);
+    const got = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key: org.key });
+    expect(got.body).toEqual(res.body);
+
+    const events = await eventsOf(org.key, run.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.type).toBe('payroll.processed');
+    expect(events[0]!.data).toEqual({
+      object: got.body,
+      previousAttributes: { status: 'draft', processedAt: null, updatedAt: run.updatedAt },
+    });
+
+    const again = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: org.key });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'CONFLICT', field: 'status' });
+    expect(again.body.error.message).toContain('processed');
+    expect(await eventsOf(org.key, run.id)).toHaveLength(1);
+  });
+
+  it('a processed run cannot be edited', async () => {
+    const res = await server.rest('PUT', `/v1/hr/payroll-runs/${run.id}`, {
+      key: org.key,
+      body: { payDate: '2026-04-01' },
+    });
+    expect(res.status, res.text).toBe(409);
+    expect(res.body.error.message).toContain('draft');
+  });
+
+  it('needs hr:write', async () => {
+    const readOnly = await (await server.org()).key(['hr:read']);
+    const res = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: readOnly });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('PUT /v1/hr/payroll-runs/:id', () => {
+  it('changes the pay date of a draft; null resets it to periodEnd; the items stay', async () => {
+    const { key, employee, createRun } = await payrollOrg();
+    await employee({ salary: 1_000_000, currency: 'USD' });
+    const run = await createRun({ periodStart: '2026-05-01', periodEnd: '2026-05-31' });
+    const put = (body: unknown) => server.rest('PUT', `/v1/hr/payroll-runs/${run.id}`, { key, body });
+    const moved = await put({ payDate: '2026-06-05' });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toEqual({ ...run, payDate: '2026-06-05', updatedAt: expect.any(String) });
+    const reset = await put({ payDate: null });
+    expect(reset.body.payDate).toBe('2026-05-31');
+    expectValidationError(await put({ payDate: '2026-04-30' }), 'payDate');
+  });
+
+  it('refuses the status and processedAt (naming the action); the period stays', async () => {
+    const { createRun, key } = await payrollOrg();
+    const run = await createRun({ periodStart: '2026-05-01', periodEnd: '2026-05-31' });
+    const put = (body: unknown) => server.rest('PUT', `/v1/hr/payroll-runs/${run.id}`, { key, body });
+    const status = await put({ status: 'processed' });
+    expectValidationError(status, 'status', 'POST /v1/hr/payroll-runs/:id/process');
+    expectValidationError(await put({ processedAt: '2026-05-31T00:00:00.000Z' }), 'processedAt', '/process');
+    // The period is read-only after create: ignored in a PUT body, as every read-only field.
+    const period = await put({ periodEnd: '2026-05-15' });
+    expect(period.status, period.text).toBe(200);
+    expect(period.body.periodEnd).toBe('2026-05-31');
+    const got = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key });
+    expect(got.body).toEqual(run);
+  });
+});
+
+describe('GraphQL', () => {
+  it('creates, reads, lists and processes payroll runs with their items', async () => {
+    const { key, employee } = await payrollOrg();
+    const paid = await employee({ salary: 3_660_000, currency: 'CHF' });
+    const unpaid = await employee();
+    const fields =
+      'id status periodStart periodEnd payDate skippedEmployeeIds processedAt items { employeeId grossAmount currency }';
+    const created = await server.gql(
+      `mutation ($input: CreatePayrollRunInput!) { createPayrollRun(input: $input) { ${fields} } }`,
+      { input: { periodStart: '2028-02-01', periodEnd: '2028-02-29' } },
+      { key },
+    );
+    expect(created.errors).toBeUndefined();
+    const run = created.data.createPayrollRun;
+    // 3,660,000 × 29 / 366 (2028 is a leap year)
+    expect(run).toMatchObject({
+      status: 'draft',
+      payDate: '2028-02-29',
+      items: [{ employeeId: paid.id, grossAmount: 290_000, currency: 'CHF' }],
+      skippedEmployeeIds: [unpaid.id],
+    });
+    const read = await server.gql(
+      `query ($id: ID!) { payrollRun(id: $id) { ${fields} } payrollRuns(status: draft) { data { id items { grossAmount } } } }`,
+      { id: run.id },
+      { key },
+    );
+    expect(read.errors).toBeUndefined();
+    expect(read.data.payrollRun).toEqual(run);
+    expect(read.data.payrollRuns.data).toEqual([{ id: run.id, items: [{ grossAmount: 290_000 }] }]);
+    const processed = await server.gql(
+      `mutation ($id: ID!) { processPayrollRun(id: $id) { status items { grossAmount } } }`,
+      { id: run.id },
+      { key },
+    );
+    expect(processed.errors).toBeUndefined();
+    expect(processed.data.processPayrollRun).toEqual({ status: 'processed', items: [{ grossAmount: 290_000 }] });
+    const rest = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key });
+    expect(rest.body).toMatchObject({ ...run, status: 'processed', processedAt: expect.any(String) });
+  });
+});

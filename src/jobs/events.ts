@@ -1,7 +1,8 @@
 // The events outbox. Every change that raises an event writes it in the same
-// transaction: a new record through the kit's insertRecord (row and event in one
-// statement), other changes by calling emitEvent with the transaction they write
-// in. Either way the event commits with the change or not at all.
+// transaction: a declared resource's changes through the kit's store (row and
+// events in one statement, src/graphql/kit/store.ts), the system resources' by
+// calling emitEvent with the transaction they write in. Either way the event
+// commits with the change or not at all.
 // A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
 // in the same transaction; the worker's dispatcher (fan-out.ts) makes them jobs.
 import type { Event as EventRow } from '../generated/prisma/client.js';

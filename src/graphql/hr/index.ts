@@ -1,4 +1,6 @@
 // The HR area: one line per resource.
+import { attendanceModule } from './attendance/index.js';
 import { employeeModule } from './employee/index.js';
+import { leaveRequestModule } from './leave-request/index.js';
 
-export const hr = [employeeModule] as const;
+export const hr = [employeeModule, attendanceModule, leaveRequestModule] as const;

@@ -259,10 +259,10 @@ describe('corrections: PUT /v1/hr/attendance/:id', () => {
     expect(await eventsOf(record.id)).toHaveLength(2);
   });
 
-  it('refuses a clockOut on an open record (409: the clock-out action sets it)', async () => {
+  it('refuses a clockOut on an open record (400 naming the clock-out action that sets it)', async () => {
     const record = await openRecord({ clockIn: '2026-03-02T08:00:00Z' });
     const res = await put(record.id, { clockOut: '2026-03-02T12:00:00Z' });
-    expectError(res, 409, 'CONFLICT', 'clockOut');
+    expectError(res, 400, 'VALIDATION_ERROR', 'clockOut');
     expect(res.body.error.message).toContain('/clock-out');
     expect(await get(record.id)).toEqual(record);
   });

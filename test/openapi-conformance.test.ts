@@ -69,7 +69,7 @@ let counter = 0;
 const driven = new Map<string, Set<number>>();
 
 // Valid bodies for what the document cannot make up, by the collection's path.
-const CREATE_BODIES: Record<string, (n: number) => Body> = {
+const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
   '/users': (n) => ({
     email: `conformance-${n}@example.test`,
     name: `User ${n}`,
@@ -94,6 +94,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     tags: ['vip'],
   }),
   '/crm/deals': (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
+  '/hr/employees': (n) => ({ firstName: 'Grace', lastName: `Hopper ${n}`, email: `employee-${n}@example.test` }),
+  // Each with an employee of its own: an employee has one open attendance record at a time.
+  '/hr/attendance': async () => ({ employeeId: (await create('/hr/employees', '/hr/employees')).id }),
+  '/hr/leave-requests': async () => ({
+    employeeId: (await create('/hr/employees', '/hr/employees')).id,
+    type: 'vacation',
+    from: '2031-07-01',
+    to: '2031-07-03',
+  }),
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -111,8 +120,43 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
   },
 };
 
+// What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
+const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
+  postHrEmployeesIdReinstate: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
+};
+
+async function act(path: string, body?: Body): Promise<void> {
+  const res = await server.rest('POST', `/v1${path}`, { key: admin, body });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** A request that makes an action's 409: the record moved first by `first`, then the action. */
+function conflictAfter(collection: string, first: string[], action: string, body?: Body) {
+  return async () => {
+    const record = await create(collection, collection);
+    for (const step of first) await act(`${collection}/${record.id}/${step}`);
+    return via('POST', `${collection}/${record.id}/${action}`, { key: admin, body });
+  };
+}
+
 /** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
 const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
+  postHrEmployeesIdTerminate: conflictAfter('/hr/employees', ['terminate'], 'terminate'),
+  postHrEmployeesIdReinstate: conflictAfter('/hr/employees', [], 'reinstate'),
+  putHrEmployeesId: async () => {
+    const taken = await create('/hr/employees', '/hr/employees');
+    const other = await create('/hr/employees', '/hr/employees');
+    return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
+  },
+  postHrAttendanceIdClockout: conflictAfter('/hr/attendance', ['clock-out'], 'clock-out'),
+  postHrLeaverequestsIdApprove: conflictAfter('/hr/leave-requests', ['cancel'], 'approve'),
+  postHrLeaverequestsIdReject: conflictAfter('/hr/leave-requests', ['approve'], 'reject'),
+  postHrLeaverequestsIdCancel: conflictAfter('/hr/leave-requests', ['cancel'], 'cancel'),
+  putHrLeaverequestsId: async () => {
+    const record = await create('/hr/leave-requests', '/hr/leave-requests');
+    await act(`/hr/leave-requests/${record.id}/approve`);
+    return via('PUT', `/hr/leave-requests/${record.id}`, { key: admin, body: { reason: 'Too late' } });
+  },
   putCrmContactsId: async () => {
     const taken = await create('/crm/contacts', '/crm/contacts');
     const other = await create('/crm/contacts', '/crm/contacts');
@@ -165,7 +209,7 @@ function via(method: string, path: string, options: Parameters<typeof throughPri
 async function create(collection: string, template: string): Promise<Body> {
   const body = CREATE_BODIES[template];
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
-  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: body(++counter) });
+  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: await body(++counter) });
   expect(res.status, `creating in ${collection}: ${res.text}`).toBe(201);
   return res.body;
 }
@@ -215,6 +259,12 @@ function keyWith(scopes: Scope[]): Promise<string> {
   return keys.get(name)!;
 }
 
+/** A schema, or the component it refers to. */
+function resolved(schema: any): any {
+  const ref = schema?.$ref as string | undefined;
+  return ref ? servedDocument.components.schemas[ref.replace('#/components/schemas/', '')] : schema;
+}
+
 function requestSchema(operation: DocumentedOperation): Body | undefined {
   return operation.spec.requestBody?.content?.['application/json']?.schema;
 }
@@ -225,7 +275,9 @@ async function validBody(operation: DocumentedOperation, path: string): Promise<
   if (operation.method === 'put') {
     const current = await server.rest('GET', `/v1${path}`, { key: admin });
     expect(current.status, current.text).toBe(200);
-    return current.body;
+    // Fields only an action changes (a status) are not the PUT's: the document does not list them.
+    const listed = Object.keys(resolved(requestSchema(operation))?.properties ?? current.body);
+    return Object.fromEntries(Object.entries(current.body as Body).filter(([field]) => listed.includes(field)));
   }
   if (!/\{\w+\}/.test(operation.template)) return CREATE_BODIES[operation.template]?.(++counter);
   // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.
@@ -282,6 +334,7 @@ describe.each(TITLED)('%s', (_title, operation) => {
     const documents = (status: number) => Boolean(spec.responses[String(status)]);
 
     const { path, ids } = await concretePath(template);
+    await BEFORE_ACTION[operationId]?.(path);
     // A list gets an item first, so its answer's items are checked too.
     if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
       await recordIn(path, template);

@@ -61,11 +61,7 @@ export const attendance = defineResource({
   rules: {
     check({ status, clockOut }) {
       if (status === 'open' && clockOut != null) {
-        throw new DomainError(
-          'CONFLICT',
-          'Attendance is open; clockOut is set by POST /v1/hr/attendance/:id/clock-out',
-          'clockOut',
-        );
+        throw invalid('an open record is closed by POST /v1/hr/attendance/:id/clock-out');
       }
       if (status === 'closed' && clockOut === null) throw invalid('cannot be cleared on a closed record');
     },

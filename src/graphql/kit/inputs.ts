@@ -19,7 +19,10 @@ export interface InputFieldOptions {
   createOnly?: boolean;
   /** Present on update only: set by an action, corrected by a PUT (an attendance record's clockOut). */
   updateOnly?: boolean;
-  /** The value of an optional field a create omits (or gives as null); an update cannot clear it unless `clearable`. */
+  /**
+   * The value of an optional field a create omits (or gives as null), or store.ts's NOW for the
+   * transaction's time; an update cannot clear it unless `clearable`.
+   */
   default?: unknown;
   /** With a default: null in an update sets the default (tags: null clears to []). */
   clearable?: boolean;

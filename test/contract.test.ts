@@ -20,10 +20,26 @@ import {
   unservedOf,
   type Operation,
   type ResourceContract,
+  type Send,
 } from './support/contract.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
+import { attendance } from '../src/graphql/hr/attendance/index.js';
 import { employees } from '../src/graphql/hr/employee/index.js';
 import { payrollRuns } from '../src/graphql/hr/payroll-run/index.js';
+import { leaveRequests } from '../src/graphql/hr/leave-request/index.js';
+
+let madeEmployees = 0;
+
+/** A new employee of the key's organization: what an attendance record or a leave request names. */
+async function anEmployee(send: Send): Promise<Record<string, string>> {
+  const res = await send('POST', '/hr/employees', {
+    firstName: 'Ada',
+    lastName: 'Contract',
+    email: `contract-employee-${++madeEmployees}@example.test`,
+  });
+  expect(res.status, res.text).toBe(201);
+  return { employeeId: res.body.id };
+}
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -140,6 +156,24 @@ const RESOURCES: ResourceContract[] = [
     update: { payDate: '2100-01-01' },
     actions: [{ name: 'process' }],
   }),
+  contractOf(attendance.resource, {
+    prepare: anEmployee,
+    create: (_n, { employeeId }) => ({ employeeId }),
+    update: { clockIn: '2026-01-05T08:00:00.000Z' },
+    actions: [{ name: 'clockOut', body: { clockOut: '2099-01-01T17:00:00.000Z' } }],
+  }),
+  contractOf(leaveRequests.resource, {
+    prepare: anEmployee,
+    create: (n, { employeeId }) => ({
+      employeeId,
+      type: 'vacation',
+      from: '2026-07-01',
+      to: '2026-07-03',
+      reason: `Trip ${n}`,
+    }),
+    update: { type: 'personal', reason: 'Moving house' },
+    actions: [{ name: 'approve' }, { name: 'reject', body: { reason: 'Peak season' } }, { name: 'cancel' }],
+  }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];
@@ -178,8 +212,24 @@ describe.each(RESOURCES)('$name', (resource) => {
     foreign = await (await server.org()).key(['admin']);
   });
 
+  /** What a create with this key needs made first (nothing for most resources). */
+  async function prepared(withKey = key): Promise<Record<string, string>> {
+    const send: Send = (method, at, body) => server.rest(method, v1(at), { key: withKey, body });
+    return resource.create.prepare ? resource.create.prepare(send) : {};
+  }
+
+  /** A valid create body for this key's organization. */
+  async function createBody(withKey = key): Promise<Body> {
+    return resource.create.body(++n, await prepared(withKey)) as Body;
+  }
+
+  /** Every operation aimed at `id`, with a create body that works for `withKey`'s organization. */
+  async function operations(id: string, withKey = key): Promise<Operation[]> {
+    return operationsOf(resource, id, ++n, await prepared(withKey));
+  }
+
   async function create(withKey = key): Promise<Body> {
-    const res = await server.rest('POST', v1(path), { key: withKey, body: resource.create.body(++n) });
+    const res = await server.rest('POST', v1(path), { key: withKey, body: await createBody(withKey) });
     expect(res.status, res.text).toBe(resource.create.status);
     return res.body;
   }
@@ -216,7 +266,7 @@ describe.each(RESOURCES)('$name', (resource) => {
     it('answers 401 UNAUTHORIZED with a Bearer challenge on every operation, without a key or with a garbage one', async () => {
       const record = await create();
       const before = await snapshot(record.id);
-      for (const operation of operationsOf(resource, record.id, ++n)) {
+      for (const operation of await operations(record.id)) {
         for (const bad of [undefined, 'garbage', `bpk_${'x'.repeat(40)}`]) {
           const res = await send(operation, bad);
           expectUnauthorized(res);
@@ -229,14 +279,14 @@ describe.each(RESOURCES)('$name', (resource) => {
   describe('scopes', () => {
     it('answers 403 FORBIDDEN naming the read scope to a key with every other scope', async () => {
       const record = await create();
-      const reads = operationsOf(resource, record.id, ++n).filter((op) => op.method === 'GET');
+      const reads = (await operations(record.id)).filter((op) => op.method === 'GET');
       for (const operation of reads) expectForbidden(await send(operation, withoutRead), scopes.read);
     });
 
     it('answers 403 FORBIDDEN naming the write scope to a key with every other scope, and changes nothing', async () => {
       const record = await create();
       const before = await snapshot(record.id);
-      const writes = operationsOf(resource, record.id, ++n).filter((op) => op.method !== 'GET');
+      const writes = (await operations(record.id)).filter((op) => op.method !== 'GET');
       expect(writes.length).toBeGreaterThan(0);
       for (const operation of writes) expectForbidden(await send(operation, withoutWrite), scopes.write);
       expect(await snapshot(record.id)).toEqual(before);
@@ -245,7 +295,7 @@ describe.each(RESOURCES)('$name', (resource) => {
     it('serves every operation to a key with just its scope, answering what the OpenAPI document says', async () => {
       for (const { name } of operationsOf(resource, 'any', ++n)) {
         // Each on a record of its own: an action may end the record (a rotated key is revoked).
-        const operation = operationsOf(resource, (await create()).id, ++n).find((op) => op.name === name)!;
+        const operation = (await operations((await create()).id)).find((op) => op.name === name)!;
         const { method, documented } = operation;
         const res = await send(operation, await home.key([operation.scope]));
         expect(res.status, `${method} ${operation.path}: ${res.text}`).toBe(operation.status);
@@ -261,7 +311,7 @@ describe.each(RESOURCES)('$name', (resource) => {
       const record = await create();
       const before = await get(record.id);
       const absent = `${idPrefix}_${'0'.repeat(26)}`;
-      for (const operation of operationsOf(resource, record.id, ++n).filter((op) => op.byId)) {
+      for (const operation of (await operations(record.id)).filter((op) => op.byId)) {
         const res = await send(operation, foreign);
         expectError(res, 404, 'NOT_FOUND');
         expect(res.text).not.toContain(record.id);
@@ -353,7 +403,7 @@ describe.each(RESOURCES)('$name', (resource) => {
     it('answers 400 naming an unknown field, and writes nothing', async () => {
       const record = await create();
       const before = await snapshot(record.id);
-      for (const operation of operationsOf(resource, record.id, ++n).filter((op) => op.method !== 'GET')) {
+      for (const operation of (await operations(record.id)).filter((op) => op.method !== 'GET')) {
         if (operation.method === 'DELETE') continue;
         const res = await send({ ...operation, body: { ...operation.body, notAField: 1 } }, key);
         expectError(res, 400, 'VALIDATION_ERROR', 'notAField');
@@ -365,7 +415,7 @@ describe.each(RESOURCES)('$name', (resource) => {
       const readOnly = { id: `${idPrefix}_${'0'.repeat(26)}`, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'x' };
       const created = await server.rest('POST', v1(path), {
         key,
-        body: { ...resource.create.body(++n), ...readOnly },
+        body: { ...(await createBody()), ...readOnly },
       });
       expect(created.status, created.text).toBe(resource.create.status);
       expect(created.body.id).not.toBe(readOnly.id);
@@ -384,7 +434,7 @@ describe.each(RESOURCES)('$name', (resource) => {
 
   describe('answers', () => {
     it('create, get, update and every action answer as the OpenAPI document says, and agree with GET', async () => {
-      const created = await server.rest('POST', v1(path), { key, body: resource.create.body(++n) });
+      const created = await server.rest('POST', v1(path), { key, body: await createBody() });
       expect(created.status, created.text).toBe(resource.create.status);
       openApi.expectMatches('POST', path, created);
       expect(created.body.id).toMatch(new RegExp(`^${idPrefix}_[0-9a-z]{26}$`));

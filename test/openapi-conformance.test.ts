@@ -69,7 +69,7 @@ let counter = 0;
 const driven = new Map<string, Set<number>>();
 
 // Valid bodies for what the document cannot make up, by the collection's path.
-const CREATE_BODIES: Record<string, (n: number) => Body> = {
+const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
   '/users': (n) => ({
     email: `conformance-${n}@example.test`,
     name: `User ${n}`,
@@ -103,15 +103,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     salary: 9_000_000,
     currency: 'USD',
   }),
+  // Each with an employee of its own: an employee has one open attendance record at a time.
+  '/hr/attendance': async () => ({ employeeId: (await create('/hr/employees', '/hr/employees')).id }),
+  '/hr/leave-requests': async () => ({
+    employeeId: (await create('/hr/employees', '/hr/employees')).id,
+    type: 'vacation',
+    from: '2031-07-01',
+    to: '2031-07-03',
+  }),
   '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
-};
-
-// What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
-const PREPARE: Record<string, (path: string) => Promise<void>> = {
-  postHrEmployeesIdReinstate: async (path) => {
-    const ended = await server.rest('POST', `/v1${path.replace(/\/reinstate$/, '/terminate')}`, { key: admin });
-    expect(ended.status, ended.text).toBe(200);
-  },
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -129,8 +129,43 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
   },
 };
 
+// What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
+const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
+  postHrEmployeesIdReinstate: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
+};
+
+async function act(path: string, body?: Body): Promise<void> {
+  const res = await server.rest('POST', `/v1${path}`, { key: admin, body });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** A request that makes an action's 409: the record moved first by `first`, then the action. */
+function conflictAfter(collection: string, first: string[], action: string, body?: Body) {
+  return async () => {
+    const record = await create(collection, collection);
+    for (const step of first) await act(`${collection}/${record.id}/${step}`);
+    return via('POST', `${collection}/${record.id}/${action}`, { key: admin, body });
+  };
+}
+
 /** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
 const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
+  postHrEmployeesIdTerminate: conflictAfter('/hr/employees', ['terminate'], 'terminate'),
+  postHrEmployeesIdReinstate: conflictAfter('/hr/employees', [], 'reinstate'),
+  putHrEmployeesId: async () => {
+    const taken = await create('/hr/employees', '/hr/employees');
+    const other = await create('/hr/employees', '/hr/employees');
+    return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
+  },
+  postHrAttendanceIdClockout: conflictAfter('/hr/attendance', ['clock-out'], 'clock-out'),
+  postHrLeaverequestsIdApprove: conflictAfter('/hr/leave-requests', ['cancel'], 'approve'),
+  postHrLeaverequestsIdReject: conflictAfter('/hr/leave-requests', ['approve'], 'reject'),
+  postHrLeaverequestsIdCancel: conflictAfter('/hr/leave-requests', ['cancel'], 'cancel'),
+  putHrLeaverequestsId: async () => {
+    const record = await create('/hr/leave-requests', '/hr/leave-requests');
+    await act(`/hr/leave-requests/${record.id}/approve`);
+    return via('PUT', `/hr/leave-requests/${record.id}`, { key: admin, body: { reason: 'Too late' } });
+  },
   putCrmContactsId: async () => {
     const taken = await create('/crm/contacts', '/crm/contacts');
     const other = await create('/crm/contacts', '/crm/contacts');
@@ -141,21 +176,6 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     const won = await server.rest('PUT', `/v1/crm/deals/${deal.id}`, { key: admin, body: { stage: 'won' } });
     expect(won.status, won.text).toBe(200);
     return via('PUT', `/crm/deals/${deal.id}`, { key: admin, body: { stage: 'lead' } });
-  },
-  putHrEmployeesId: async () => {
-    const taken = await create('/hr/employees', '/hr/employees');
-    const other = await create('/hr/employees', '/hr/employees');
-    return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
-  },
-  // Each action from a state it cannot start from: terminate twice, reinstate an active employee.
-  postHrEmployeesIdTerminate: async () => {
-    const employee = await create('/hr/employees', '/hr/employees');
-    await server.rest('POST', `/v1/hr/employees/${employee.id}/terminate`, { key: admin });
-    return via('POST', `/hr/employees/${employee.id}/terminate`, { key: admin });
-  },
-  postHrEmployeesIdReinstate: async () => {
-    const employee = await create('/hr/employees', '/hr/employees');
-    return via('POST', `/hr/employees/${employee.id}/reinstate`, { key: admin });
   },
   putHrPayrollrunsId: async () => {
     const run = await create('/hr/payroll-runs', '/hr/payroll-runs');
@@ -204,7 +224,7 @@ function via(method: string, path: string, options: Parameters<typeof throughPri
 async function create(collection: string, template: string): Promise<Body> {
   const body = CREATE_BODIES[template];
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
-  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: body(++counter) });
+  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: await body(++counter) });
   expect(res.status, `creating in ${collection}: ${res.text}`).toBe(201);
   return res.body;
 }
@@ -328,7 +348,7 @@ describe.each(TITLED)('%s', (_title, operation) => {
     const documents = (status: number) => Boolean(spec.responses[String(status)]);
 
     const { path, ids } = await concretePath(template);
-    await PREPARE[operationId]?.(path);
+    await BEFORE_ACTION[operationId]?.(path);
     // A list gets an item first, so its answer's items are checked too.
     if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
       await recordIn(path, template);

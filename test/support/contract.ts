@@ -7,12 +7,19 @@ import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { selectionOf } from '../../src/graphql/kit/fields.js';
+import { actionPath } from '../../src/graphql/kit/lifecycle.js';
 import type { Resource } from '../../src/graphql/kit/resource.js';
 import { ID_PREFIX } from '../../src/ids.js';
 import type { EventType } from '../../src/jobs/event-types.js';
 import type { TestResponse } from './fixtures.js';
 
 type Body = Record<string, unknown>;
+
+/** A request under /v1 with the key of the organization a record is made in. */
+export type Send = (method: HttpMethod, path: string, body?: Body) => Promise<TestResponse>;
+
+/** What a create body needs made first in the same organization (an attendance record's employee): ids by name. */
+export type Prepare = (send: Send) => Promise<Record<string, string>>;
 
 export interface ResourceContract {
   /** How the suite names it: 'contacts'. */
@@ -24,8 +31,13 @@ export interface ResourceContract {
   /** What GET needs, and what POST, PUT, DELETE and the actions need. */
   scopes: { read: Scope; write: Scope };
   create: {
-    /** A valid body, different for every n so that unique fields stay unique. */
-    body: (n: number) => Body;
+    /**
+     * A valid body, different for every n so that unique fields stay unique;
+     * `prepared`: what `prepare` made for it (empty when only the body's shape matters).
+     */
+    body: (n: number, prepared: Record<string, string>) => Body;
+    /** Makes what each create needs first, in the organization of the key that creates. */
+    prepare?: Prepare;
     status: 201;
     /** The event a create emits with the record as data.object; null: none. */
     event: EventType | null;
@@ -73,8 +85,13 @@ export interface Operation {
   byId: boolean;
 }
 
-/** Every operation the resource serves, aimed at `id`; `n` numbers the create body. */
-export function operationsOf(resource: ResourceContract, id: string, n: number): Operation[] {
+/** Every operation the resource serves, aimed at `id`; `n` numbers the create body, made with `prepared`. */
+export function operationsOf(
+  resource: ResourceContract,
+  id: string,
+  n: number,
+  prepared: Record<string, string> = {},
+): Operation[] {
   const { path, scopes } = resource;
   const one = `${path}/${id}`;
   const operations: Operation[] = [
@@ -93,7 +110,7 @@ export function operationsOf(resource: ResourceContract, id: string, n: number):
       method: 'POST',
       path,
       documented: path,
-      body: resource.create.body(n),
+      body: resource.create.body(n, prepared),
       scope: scopes.write,
       status: resource.create.status,
       byId: false,
@@ -230,9 +247,11 @@ export class OpenApiResponses {
 
 /** What a declared resource's entry cannot say of itself: sample bodies, and which actions a new record takes. */
 export interface ContractSamples {
-  create: (n: number) => Body;
+  create: (n: number, prepared: Record<string, string>) => Body;
+  /** What each create needs made first (see ResourceContract.create.prepare). */
+  prepare?: Prepare;
   update?: Body;
-  /** Actions a new record can take (from its initial state), with a body if they take one. */
+  /** Actions a new record can take (from its initial state), by declared name, with a body if they take one. */
   actions?: { name: string; body?: Body }[];
 }
 
@@ -244,12 +263,12 @@ export function contractOf(resource: Resource, samples: ContractSamples): Resour
     path: resource.fullPath,
     idPrefix: ID_PREFIX[resource.idKind],
     scopes: { read: resource.area.read, write: resource.area.write },
-    create: { body: samples.create, status: 201, event: events.created ?? null },
+    create: { body: samples.create, prepare: samples.prepare, status: 201, event: events.created ?? null },
     update:
       resource.operations.update && samples.update ? { body: samples.update, event: events.updated ?? null } : null,
     delete: resource.operations.delete,
     actions: (samples.actions ?? []).map(({ name, body }) => ({
-      name,
+      name: actionPath(name),
       status: resource.lifecycle?.actions?.[name]?.status ?? 200,
       answers: 'the record' as const,
       ...(body && { body }),

@@ -1,7 +1,7 @@
 // `defineResource`: a resource's declaration in, its module out (the resolver,
 // the REST rows with the lifecycle's actions, and the service named after the
 // list), ready for its area's index.
-import { actionOnlyFields } from './lifecycle.js';
+import { actionOnlyFields, actionPath } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
 import { resourceResolver } from './resource-resolver.js';
@@ -37,9 +37,9 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
   for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
     rows.push(
       actionRoute({
-        path: `${fullPath}/:id/${name}`,
+        path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
-        summary: `${upperFirst(name)} a ${noun[0]}`,
+        summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
         description: action.description + (action.event ? ` Emits \`${action.event}\`.` : ''),
         mutation: `${name}${type.name}`,
         type,

@@ -17,7 +17,12 @@ export interface InputFieldOptions {
   graphql?: GraphQLTypeFunction;
   /** Present on create only (e.g. an API key's scopes, a user's initial password). */
   createOnly?: boolean;
-  /** The value of an optional field a create omits (or gives as null); an update cannot clear it unless `clearable`. */
+  /** Present on update only: set by an action, corrected by a PUT (an attendance record's clockOut). */
+  updateOnly?: boolean;
+  /**
+   * The value of an optional field a create omits (or gives as null), or store.ts's NOW for the
+   * transaction's time; an update cannot clear it unless `clearable`.
+   */
   default?: unknown;
   /** With a default: null in an update sets the default (tags: null clears to []). */
   clearable?: boolean;
@@ -58,7 +63,7 @@ type UpdateShape<F extends Fields> = {
 export interface ResourceInput<F extends Fields = Fields> {
   fields: F;
   create: z.ZodObject<CreateShape<F>, z.core.$strict>;
-  /** Create-only fields are absent at run time (an unknown field) though the type lists them. */
+  /** Create-only fields are absent at run time (an unknown field) though the type lists them; update-only ones likewise in `create`. */
   update: z.ZodObject<UpdateShape<F>, z.core.$strict>;
   CreateInput: ClassType;
   UpdateInput: ClassType;
@@ -123,7 +128,11 @@ export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunct
 
 /** The value each create must store for a field it left out or gave as null: its default, or null. */
 export function createValues(fields: Fields, data: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, data[key] ?? field.default ?? null]));
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, field]) => !field.updateOnly)
+      .map(([key, field]) => [key, data[key] ?? field.default ?? null]),
+  );
 }
 
 /** An update's given fields as columns: null sets a clearable field's default. */
@@ -153,8 +162,9 @@ export function inputType(
 }
 
 export function defineInput<F extends Fields>(name: string, fields: F): ResourceInput<F> {
+  const creatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.updateOnly));
   const createShape = Object.fromEntries(
-    Object.entries(fields).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
+    Object.entries(creatable).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
   );
   const updatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.createOnly));
   const updateShape = Object.fromEntries(
@@ -169,7 +179,7 @@ export function defineInput<F extends Fields>(name: string, fields: F): Resource
     fields,
     create: z.strictObject(createShape) as ResourceInput<F>['create'],
     update: z.strictObject(updateShape) as unknown as ResourceInput<F>['update'],
-    CreateInput: inputType(name, `Create${name}Input`, fields, (field) => !field.required),
+    CreateInput: inputType(name, `Create${name}Input`, creatable, (field) => !field.required),
     UpdateInput: inputType(name, `Update${name}Input`, updatable, () => true),
   };
 }

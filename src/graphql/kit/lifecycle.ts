@@ -54,10 +54,13 @@ export interface Lifecycle<T> {
   update?: { event: EventType; finalEvent?: EventType; stampFinal?: string };
   /** States a PUT may edit the record in; default every state. */
   editableIn?: readonly string[];
-  /** Named actions, each `POST /<things>/:id/<name>` and the mutation `<name><Type>`. */
+  /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions?: Record<string, Action<T, any>>;
 }
+
+/** The REST path segment of an action: its name in kebab case (`clockOut` is `/clock-out`). */
+export const actionPath = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** An action's input schema, typed for its `sets`. */
 export type ActionInputOf<S extends z.ZodType> = z.output<S>;
@@ -100,7 +103,7 @@ export function actionOnlyFields(lifecycle: Lifecycle<unknown> | undefined, path
     [...byField].map(([field, names]) => [
       field,
       `'${field}' is changed only by ${names.length > 1 ? 'the actions' : 'the action'} ${names
-        .map((name) => `POST /v1${path}/:id/${name}`)
+        .map((name) => `POST /v1${path}/:id/${actionPath(name)}`)
         .join(', ')}`,
     ]),
   );

@@ -1,0 +1,116 @@
+// Attendance, declared once (see kit/resource.ts): a create clocks in, the
+// clock-out action closes the record, a PUT corrects either time. Particular to
+// it: only an active employee without an open record clocks in (the employee's
+// row is locked, so two concurrent clock-ins cannot both pass), clockOut comes
+// after clockIn, and the service computes minutesWorked.
+import { DomainError } from '../../../errors.js';
+import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+import { referenceField, referringField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { employees } from '../employee/index.js';
+import { attendanceInput, attendanceList, clockOutInput } from './input.js';
+import { Attendance } from './type.js';
+
+const invalid = (message: string) => new DomainError('VALIDATION_ERROR', `'clockOut': ${message}`, 'clockOut');
+
+/** clockOut after clockIn (both ISO strings), and the whole minutes between. */
+function minutesWorked(clockIn: string, clockOut: string): number {
+  const worked = Date.parse(clockOut) - Date.parse(clockIn);
+  if (!(worked > 0)) throw invalid('must be after clockIn');
+  return Math.floor(worked / 60_000);
+}
+
+/** The transaction's time as the API writes timestamps (the same now() a clock-in defaults to). */
+async function transactionTime(rules: RuleContext): Promise<string> {
+  const [row] = await rules.query<{ now: string }>(
+    `select to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as now`,
+    [],
+  );
+  return row!.now;
+}
+
+export const attendance = defineResource({
+  type: Attendance,
+  idKind: 'attendance',
+  area: AREAS.hr,
+  path: 'attendance',
+  names: { one: 'attendanceRecord', many: 'attendance' },
+  input: attendanceInput,
+  list: attendanceList,
+  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  events: { created: 'attendance.logged', updated: 'attendance.updated' },
+  lifecycle: {
+    field: 'status',
+    states: ['open', 'closed'],
+    initial: 'open',
+    actions: {
+      clockOut: {
+        from: ['open'],
+        to: 'closed',
+        description: 'Closes the record at `clockOut` (default now; after clockIn) and sets `minutesWorked`.',
+        input: clockOutInput,
+        sets: async ({ clockOut }, record, rules) => {
+          const at = clockOut ?? (await transactionTime(rules));
+          return { clockOut: at, minutesWorked: minutesWorked(record.clockIn, at) };
+        },
+        event: 'attendance.logged',
+      },
+    },
+  },
+  rules: {
+    check({ status, clockOut }) {
+      if (status === 'open' && clockOut != null) {
+        throw invalid('an open record is closed by POST /v1/hr/attendance/:id/clock-out');
+      }
+      if (status === 'closed' && clockOut === null) throw invalid('cannot be cleared on a closed record');
+    },
+    async create({ employeeId }, rules) {
+      // Locked until commit: a concurrent clock-in (or terminate) of this employee waits for this one.
+      const [employee] = await rules.query<{ status: string }>(
+        `select status from "Employee" where id = $1 and "organizationId" = $2 for update`,
+        [employeeId, rules.organizationId],
+      );
+      if (!employee) return; // the insert's reference check answers 400 naming employeeId
+      if (employee.status !== 'active') {
+        throw new DomainError(
+          'CONFLICT',
+          `Employee is ${employee.status}; only an active employee clocks in`,
+          'employeeId',
+        );
+      }
+      const [open] = await rules.query<{ id: string }>(
+        `select id from "Attendance" where "employeeId" = $1 and "organizationId" = $2 and status = 'open' limit 1`,
+        [employeeId, rules.organizationId],
+      );
+      if (open) {
+        throw new DomainError('CONFLICT', `Employee is clocked in already (${open.id}); clock out first`, 'employeeId');
+      }
+    },
+    async update({ before, changes }) {
+      const record = { ...before, ...changes } as Attendance;
+      if (record.status !== 'closed') return;
+      const minutes = minutesWorked(record.clockIn, record.clockOut!);
+      return minutes === before.minutesWorked ? {} : { minutesWorked: minutes };
+    },
+  },
+  descriptions: {
+    create: 'Clocks the employee in at `clockIn` (default now). Emits `attendance.logged`.',
+    update: 'Corrects clockIn, or the clockOut of a closed record (minutesWorked follows). Emits `attendance.updated`.',
+  },
+});
+
+export const attendanceModule = {
+  ...attendance.module,
+  resolvers: [
+    ...attendance.module.resolvers,
+    referenceField({ on: attendance.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
+    referringField({
+      on: employees.resource,
+      name: 'attendance',
+      source: attendance.resource,
+      field: 'employeeId',
+      description: "The employee's attendance records, oldest first.",
+    }),
+  ],
+};

@@ -1,0 +1,97 @@
+// Leave requests, declared once (see kit/resource.ts): requested, then approved,
+// rejected or cancelled (an approved one may still be cancelled); editable by
+// PUT only while requested. Particular to them: `to` is not before `from`, and
+// an employee's approved requests never overlap (approve locks the employee's
+// row, so two concurrent approvals of overlapping requests cannot both pass).
+import { DomainError } from '../../../errors.js';
+import { defineResource } from '../../kit/define-resource.js';
+import { referenceField, referringField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { NOW } from '../../kit/store.js';
+import { employees } from '../employee/index.js';
+import { leaveRequestInput, leaveRequestList, rejectInput } from './input.js';
+import { LeaveRequest } from './type.js';
+
+export const leaveRequests = defineResource({
+  type: LeaveRequest,
+  idKind: 'leaveRequest',
+  area: AREAS.hr,
+  path: 'leave-requests',
+  names: { one: 'leaveRequest', many: 'leaveRequests' },
+  input: leaveRequestInput,
+  list: leaveRequestList,
+  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  events: { created: 'leave.requested', updated: 'leave.updated' },
+  lifecycle: {
+    field: 'status',
+    states: ['requested', 'approved', 'rejected', 'cancelled'],
+    initial: 'requested',
+    editableIn: ['requested'],
+    actions: {
+      approve: {
+        from: ['requested'],
+        to: 'approved',
+        description: "Approves the request; 409 when it overlaps another approved request of the employee's.",
+        sets: async (_input, request, rules) => {
+          // Locked until commit: a concurrent approval for this employee waits, then sees this one.
+          await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for update`, [
+            request.employeeId,
+            rules.organizationId,
+          ]);
+          const [overlap] = await rules.query<{ id: string }>(
+            `select id from "LeaveRequest" where "organizationId" = $1 and "employeeId" = $2 and status = 'approved'
+               and id <> $3 and "from" <= $5::date and "to" >= $4::date limit 1`,
+            [rules.organizationId, request.employeeId, request.id, request.from, request.to],
+          );
+          if (overlap) {
+            throw new DomainError('CONFLICT', `It overlaps the approved leave request ${overlap.id}`, 'from');
+          }
+          return { decidedAt: NOW };
+        },
+        changes: ['decidedAt'],
+        event: 'leave.approved',
+      },
+      reject: {
+        from: ['requested'],
+        to: 'rejected',
+        description: 'Rejects the request; `reason` is kept as rejectionReason.',
+        input: rejectInput,
+        sets: ({ reason }) => ({ rejectionReason: reason ?? null, decidedAt: NOW }),
+        changes: ['rejectionReason', 'decidedAt'],
+        event: 'leave.rejected',
+      },
+      cancel: {
+        from: ['requested', 'approved'],
+        to: 'cancelled',
+        description: 'Withdraws the request, approved or not.',
+        event: 'leave.cancelled',
+      },
+    },
+  },
+  rules: {
+    check({ from, to }) {
+      if (typeof from === 'string' && typeof to === 'string' && to < from) {
+        throw new DomainError('VALIDATION_ERROR', "'to': must not be before from", 'to');
+      }
+    },
+  },
+  descriptions: {
+    create: 'Starts as requested. Emits `leave.requested`.',
+    update: 'Partial; only while requested (else 409). Emits `leave.updated`.',
+  },
+});
+
+export const leaveRequestModule = {
+  ...leaveRequests.module,
+  resolvers: [
+    ...leaveRequests.module.resolvers,
+    referenceField({ on: leaveRequests.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
+    referringField({
+      on: employees.resource,
+      name: 'leaveRequests',
+      source: leaveRequests.resource,
+      field: 'employeeId',
+      description: "The employee's leave requests, oldest first.",
+    }),
+  ],
+};

@@ -24,6 +24,9 @@ import {
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
 import { employees } from '../src/graphql/hr/employee/index.js';
 import { payrollRuns } from '../src/graphql/hr/payroll-run/index.js';
+import { expenses } from '../src/graphql/finance/expense/index.js';
+import { sha256Hex } from '../src/auth/secrets.js';
+import { newId } from '../src/ids.js';
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -140,6 +143,12 @@ const RESOURCES: ResourceContract[] = [
     update: { payDate: '2100-01-01' },
     actions: [{ name: 'process' }],
   }),
+  contractOf(expenses.resource, {
+    create: (n) => ({ amount: 100 * n, currency: 'EUR', category: 'travel', incurredOn: '2026-03-14' }),
+    given: async (key) => ({ employeeId: await employeeOfKey(key) }),
+    update: { amount: 777, description: 'Changed' },
+    actions: [{ name: 'submit' }],
+  }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];
@@ -147,6 +156,21 @@ const RESOURCES: ResourceContract[] = [
 type Body = Record<string, unknown> & { id: string };
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
+
+/** An employee of the key's organization (one per organization), for the bodies that name one. */
+const employeeByOrganization = new Map<string, Promise<string>>();
+async function employeeOfKey(key: string): Promise<string> {
+  const { organizationId } = await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(key) } });
+  if (!employeeByOrganization.has(organizationId)) {
+    const id = newId('employee');
+    const data = { id, organizationId, firstName: 'Ada', lastName: 'Spender', email: `${id}@example.test` };
+    employeeByOrganization.set(
+      organizationId,
+      server.prisma.employee.create({ data }).then(() => id),
+    );
+  }
+  return employeeByOrganization.get(organizationId)!;
+}
 let openApi: OpenApiResponses;
 
 beforeAll(async () => {
@@ -178,8 +202,14 @@ describe.each(RESOURCES)('$name', (resource) => {
     foreign = await (await server.org()).key(['admin']);
   });
 
+  /** A valid create body for the key's organization. */
+  const createBody = async (withKey: string) => ({
+    ...resource.create.body(++n),
+    ...(await resource.create.given?.(withKey)),
+  });
+
   async function create(withKey = key): Promise<Body> {
-    const res = await server.rest('POST', v1(path), { key: withKey, body: resource.create.body(++n) });
+    const res = await server.rest('POST', v1(path), { key: withKey, body: await createBody(withKey) });
     expect(res.status, res.text).toBe(resource.create.status);
     return res.body;
   }
@@ -247,7 +277,9 @@ describe.each(RESOURCES)('$name', (resource) => {
         // Each on a record of its own: an action may end the record (a rotated key is revoked).
         const operation = operationsOf(resource, (await create()).id, ++n).find((op) => op.name === name)!;
         const { method, documented } = operation;
-        const res = await send(operation, await home.key([operation.scope]));
+        const scoped = await home.key([operation.scope]);
+        if (name === 'create') operation.body = await createBody(scoped);
+        const res = await send(operation, scoped);
         expect(res.status, `${method} ${operation.path}: ${res.text}`).toBe(operation.status);
         expect(openApi.documents(method, documented), `${method} ${documented} is documented`).toBe(true);
         if (operation.status === 204) expect(res.text).toBe('');
@@ -355,6 +387,7 @@ describe.each(RESOURCES)('$name', (resource) => {
       const before = await snapshot(record.id);
       for (const operation of operationsOf(resource, record.id, ++n).filter((op) => op.method !== 'GET')) {
         if (operation.method === 'DELETE') continue;
+        if (operation.name === 'create') operation.body = await createBody(key);
         const res = await send({ ...operation, body: { ...operation.body, notAField: 1 } }, key);
         expectError(res, 400, 'VALIDATION_ERROR', 'notAField');
       }
@@ -365,7 +398,7 @@ describe.each(RESOURCES)('$name', (resource) => {
       const readOnly = { id: `${idPrefix}_${'0'.repeat(26)}`, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'x' };
       const created = await server.rest('POST', v1(path), {
         key,
-        body: { ...resource.create.body(++n), ...readOnly },
+        body: { ...(await createBody(key)), ...readOnly },
       });
       expect(created.status, created.text).toBe(resource.create.status);
       expect(created.body.id).not.toBe(readOnly.id);
@@ -384,7 +417,7 @@ describe.each(RESOURCES)('$name', (resource) => {
 
   describe('answers', () => {
     it('create, get, update and every action answer as the OpenAPI document says, and agree with GET', async () => {
-      const created = await server.rest('POST', v1(path), { key, body: resource.create.body(++n) });
+      const created = await server.rest('POST', v1(path), { key, body: await createBody(key) });
       expect(created.status, created.text).toBe(resource.create.status);
       openApi.expectMatches('POST', path, created);
       expect(created.body.id).toMatch(new RegExp(`^${idPrefix}_[0-9a-z]{26}$`));

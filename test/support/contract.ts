@@ -29,6 +29,11 @@ export interface ResourceContract {
     status: 201;
     /** The event a create emits with the record as data.object; null: none. */
     event: EventType | null;
+    /**
+     * Fields the body takes from the organization of the key that sends it (a
+     * reference to a record of that organization, made on first use); none: the body is all.
+     */
+    given?: (key: string) => Promise<Body>;
   };
   /** PUT /path/:id. null: not served, and the suite expects 405. */
   update: {
@@ -231,6 +236,8 @@ export class OpenApiResponses {
 /** What a declared resource's entry cannot say of itself: sample bodies, and which actions a new record takes. */
 export interface ContractSamples {
   create: (n: number) => Body;
+  /** See ResourceContract's create.given. */
+  given?: (key: string) => Promise<Body>;
   update?: Body;
   /** Actions a new record can take (from its initial state), with a body if they take one. */
   actions?: { name: string; body?: Body }[];
@@ -244,7 +251,7 @@ export function contractOf(resource: Resource, samples: ContractSamples): Resour
     path: resource.fullPath,
     idPrefix: ID_PREFIX[resource.idKind],
     scopes: { read: resource.area.read, write: resource.area.write },
-    create: { body: samples.create, status: 201, event: events.created ?? null },
+    create: { body: samples.create, status: 201, event: events.created ?? null, given: samples.given },
     update:
       resource.operations.update && samples.update ? { body: samples.update, event: events.updated ?? null } : null,
     delete: resource.operations.delete,

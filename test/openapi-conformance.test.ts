@@ -65,6 +65,8 @@ let home: TestOrg;
 let admin: string;
 let receiver: Receiver;
 let counter = 0;
+/** The employee the expenses name. */
+let spender: string;
 /** operationId -> the statuses it answered through the proxy, as documented. */
 const driven = new Map<string, Set<number>>();
 
@@ -104,6 +106,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     currency: 'USD',
   }),
   '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
+  '/finance/expenses': (n) => ({
+    employeeId: spender,
+    amount: 100 * n,
+    currency: 'EUR',
+    category: 'travel',
+    incurredOn: '2026-03-14',
+    description: 'Train',
+    receiptUrl: `https://receipts.example.test/${n}.pdf`,
+  }),
 };
 
 // What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
@@ -112,7 +123,19 @@ const PREPARE: Record<string, (path: string) => Promise<void>> = {
     const ended = await server.rest('POST', `/v1${path.replace(/\/reinstate$/, '/terminate')}`, { key: admin });
     expect(ended.status, ended.text).toBe(200);
   },
+  // An expense is decided once submitted, and reimbursed once approved.
+  postFinanceExpensesIdApprove: (path) => moveExpense(path, ['submit']),
+  postFinanceExpensesIdReject: (path) => moveExpense(path, ['submit']),
+  postFinanceExpensesIdReimburse: (path) => moveExpense(path, ['submit', 'approve']),
 };
+
+/** Takes the expense at `path` (an action's) through `actions`, in order. */
+async function moveExpense(path: string, actions: string[]) {
+  for (const action of actions) {
+    const res = await server.rest('POST', `/v1${path.replace(/\/\w+$/, `/${action}`)}`, { key: admin });
+    expect(res.status, res.text).toBe(200);
+  }
+}
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
 const ACTION_BODIES: Record<string, Body> = {
@@ -163,6 +186,26 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
+  // An expense is edited only while draft; each action from a state it cannot start from.
+  putFinanceExpensesId: async () => {
+    const expense = await create('/finance/expenses', '/finance/expenses');
+    await moveExpense(`/finance/expenses/${expense.id}/submit`, ['submit']);
+    return via('PUT', `/finance/expenses/${expense.id}`, { key: admin, body: { amount: 1 } });
+  },
+  postFinanceExpensesIdSubmit: async () => {
+    const expense = await create('/finance/expenses', '/finance/expenses');
+    await moveExpense(`/finance/expenses/${expense.id}/submit`, ['submit']);
+    return via('POST', `/finance/expenses/${expense.id}/submit`, { key: admin });
+  },
+  ...Object.fromEntries(
+    ['Approve', 'Reject', 'Reimburse'].map((action) => [
+      `postFinanceExpensesId${action}`,
+      async () => {
+        const draft = await create('/finance/expenses', '/finance/expenses');
+        return via('POST', `/finance/expenses/${draft.id}/${action.toLowerCase()}`, { key: admin });
+      },
+    ]),
+  ),
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -190,6 +233,12 @@ beforeAll(async () => {
   home = await server.org();
   admin = await home.key(['admin']);
   receiver = await receivers();
+  const employee = await server.rest('POST', '/v1/hr/employees', {
+    key: admin,
+    body: { firstName: 'Ada', lastName: 'Spender', email: 'spender@example.test' },
+  });
+  expect(employee.status, employee.text).toBe(201);
+  spender = employee.body.id;
 });
 
 afterAll(async () => {

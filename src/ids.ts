@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   leaveRequest: 'lve',
   payrollRun: 'pay',
   payrollItem: 'pit',
+  expense: 'exp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

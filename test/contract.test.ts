@@ -40,6 +40,7 @@ async function anEmployee(send: Send): Promise<Record<string, string>> {
   expect(res.status, res.text).toBe(201);
   return { employeeId: res.body.id };
 }
+import { expenses } from '../src/graphql/finance/expense/index.js';
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -174,6 +175,18 @@ const RESOURCES: ResourceContract[] = [
     update: { type: 'personal', reason: 'Moving house' },
     actions: [{ name: 'approve' }, { name: 'reject', body: { reason: 'Peak season' } }, { name: 'cancel' }],
   }),
+  contractOf(expenses.resource, {
+    prepare: anEmployee,
+    create: (n, { employeeId }) => ({
+      employeeId,
+      amount: 100 * n,
+      currency: 'EUR',
+      category: 'travel',
+      incurredOn: '2026-03-14',
+    }),
+    update: { amount: 777, description: 'Changed' },
+    actions: [{ name: 'submit' }],
+  }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];
@@ -181,6 +194,7 @@ const RESOURCES: ResourceContract[] = [
 type Body = Record<string, unknown> & { id: string };
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
+
 let openApi: OpenApiResponses;
 
 beforeAll(async () => {

@@ -65,6 +65,8 @@ let home: TestOrg;
 let admin: string;
 let receiver: Receiver;
 let counter = 0;
+/** The employee the expenses name. */
+let spender: string;
 /** operationId -> the statuses it answered through the proxy, as documented. */
 const driven = new Map<string, Set<number>>();
 
@@ -112,6 +114,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
     to: '2031-07-03',
   }),
   '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
+  '/finance/expenses': (n) => ({
+    employeeId: spender,
+    amount: 100 * n,
+    currency: 'EUR',
+    category: 'travel',
+    incurredOn: '2026-03-14',
+    description: 'Train',
+    receiptUrl: `https://receipts.example.test/${n}.pdf`,
+  }),
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -132,6 +143,13 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
 // What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
 const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
   postHrEmployeesIdReinstate: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
+  // An expense is decided once submitted, and reimbursed once approved.
+  postFinanceExpensesIdApprove: (path) => act(path.replace(/\/approve$/, '/submit')),
+  postFinanceExpensesIdReject: (path) => act(path.replace(/\/reject$/, '/submit')),
+  postFinanceExpensesIdReimburse: async (path) => {
+    await act(path.replace(/\/reimburse$/, '/submit'));
+    await act(path.replace(/\/reimburse$/, '/approve'));
+  },
 };
 
 async function act(path: string, body?: Body): Promise<void> {
@@ -183,6 +201,22 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
+  // An expense is edited only while draft; each action from a state it cannot start from.
+  putFinanceExpensesId: async () => {
+    const expense = await create('/finance/expenses', '/finance/expenses');
+    await act(`/finance/expenses/${expense.id}/submit`);
+    return via('PUT', `/finance/expenses/${expense.id}`, { key: admin, body: { amount: 1 } });
+  },
+  postFinanceExpensesIdSubmit: conflictAfter('/finance/expenses', ['submit'], 'submit'),
+  ...Object.fromEntries(
+    ['Approve', 'Reject', 'Reimburse'].map((action) => [
+      `postFinanceExpensesId${action}`,
+      async () => {
+        const draft = await create('/finance/expenses', '/finance/expenses');
+        return via('POST', `/finance/expenses/${draft.id}/${action.toLowerCase()}`, { key: admin });
+      },
+    ]),
+  ),
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -210,6 +244,12 @@ beforeAll(async () => {
   home = await server.org();
   admin = await home.key(['admin']);
   receiver = await receivers();
+  const employee = await server.rest('POST', '/v1/hr/employees', {
+    key: admin,
+    body: { firstName: 'Ada', lastName: 'Spender', email: 'spender@example.test' },
+  });
+  expect(employee.status, employee.text).toBe(201);
+  spender = employee.body.id;
 });
 
 afterAll(async () => {

@@ -1,0 +1,82 @@
+// Expenses, declared once (see kit/resource.ts). Particular to them: the
+// employee is one of the organization (an HR record), only a draft can be
+// edited, and each move after the draft raises its event and stamps its time.
+import { employees } from '../../hr/employee/index.js';
+import { defineResource } from '../../kit/define-resource.js';
+import { referenceField, referringField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { NOW } from '../../kit/store.js';
+import { expenseInput, expenseList, rejectInput } from './input.js';
+import { Expense } from './type.js';
+
+export const expenses = defineResource({
+  type: Expense,
+  idKind: 'expense',
+  area: AREAS.finance,
+  path: 'expenses',
+  names: { one: 'expense', many: 'expenses' },
+  input: expenseInput,
+  list: expenseList,
+  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  descriptions: {
+    create: 'Starts as a draft. Emits no event: a draft is the employee’s own until submitted.',
+    update: 'Only while draft; emits no event.',
+  },
+  lifecycle: {
+    field: 'status',
+    states: ['draft', 'submitted', 'approved', 'rejected', 'reimbursed'],
+    initial: 'draft',
+    editableIn: ['draft'],
+    actions: {
+      submit: {
+        from: ['draft'],
+        to: 'submitted',
+        description: 'Sends the draft for approval (stamps `submittedAt`); it can no longer be edited.',
+        changes: ['submittedAt'],
+        sets: () => ({ submittedAt: NOW }),
+        event: 'expense.submitted',
+      },
+      approve: {
+        from: ['submitted'],
+        to: 'approved',
+        description: 'Approves a submitted expense (stamps `decidedAt`).',
+        changes: ['decidedAt'],
+        sets: () => ({ decidedAt: NOW }),
+        event: 'expense.approved',
+      },
+      reject: {
+        from: ['submitted'],
+        to: 'rejected',
+        description: 'Rejects a submitted expense, with an optional `reason` (stamps `decidedAt`); final.',
+        input: rejectInput,
+        changes: ['decidedAt', 'rejectionReason'],
+        sets: ({ reason }) => ({ decidedAt: NOW, rejectionReason: reason ?? null }),
+        event: 'expense.rejected',
+      },
+      reimburse: {
+        from: ['approved'],
+        to: 'reimbursed',
+        description: 'Records that an approved expense was paid back (stamps `reimbursedAt`); final.',
+        changes: ['reimbursedAt'],
+        sets: () => ({ reimbursedAt: NOW }),
+        event: 'expense.reimbursed',
+      },
+    },
+  },
+});
+
+export const expenseModule = {
+  ...expenses.module,
+  resolvers: [
+    ...expenses.module.resolvers,
+    // Reading the employee needs hr:read; an employee's expenses need finance:read.
+    referenceField({ on: expenses.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
+    referringField({
+      on: employees.resource,
+      name: 'expenses',
+      source: expenses.resource,
+      field: 'employeeId',
+      description: "The employee's expenses, oldest first.",
+    }),
+  ],
+};

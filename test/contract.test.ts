@@ -41,6 +41,18 @@ async function anEmployee(send: Send): Promise<Record<string, string>> {
   return { employeeId: res.body.id };
 }
 import { expenses } from '../src/graphql/finance/expense/index.js';
+import { sha256Hex } from '../src/auth/secrets.js';
+import { newId } from '../src/ids.js';
+
+/** An employee of the key's organization made in the database, for a key that cannot make one itself. */
+async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
+  const { organizationId } = await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(key) } });
+  const id = newId('employee');
+  await server.prisma.employee.create({
+    data: { id, organizationId, firstName: 'Ada', lastName: 'Spender', email: `${id}@example.test` },
+  });
+  return { employeeId: id };
+}
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -176,7 +188,8 @@ const RESOURCES: ResourceContract[] = [
     actions: [{ name: 'approve' }, { name: 'reject', body: { reason: 'Peak season' } }, { name: 'cancel' }],
   }),
   contractOf(expenses.resource, {
-    prepare: anEmployee,
+    // The entry's keys hold finance scopes only: the employee is made in the database.
+    prepare: (_send, key) => anEmployeeOfKey(key),
     create: (n, { employeeId }) => ({
       employeeId,
       amount: 100 * n,
@@ -229,7 +242,7 @@ describe.each(RESOURCES)('$name', (resource) => {
   /** What a create with this key needs made first (nothing for most resources). */
   async function prepared(withKey = key): Promise<Record<string, string>> {
     const send: Send = (method, at, body) => server.rest(method, v1(at), { key: withKey, body });
-    return resource.create.prepare ? resource.create.prepare(send) : {};
+    return resource.create.prepare ? resource.create.prepare(send, withKey) : {};
   }
 
   /** A valid create body for this key's organization. */

@@ -19,7 +19,7 @@ type Body = Record<string, unknown>;
 export type Send = (method: HttpMethod, path: string, body?: Body) => Promise<TestResponse>;
 
 /** What a create body needs made first in the same organization (an attendance record's employee): ids by name. */
-export type Prepare = (send: Send) => Promise<Record<string, string>>;
+export type Prepare = (send: Send, key: string) => Promise<Record<string, string>>;
 
 export interface ResourceContract {
   /** How the suite names it: 'contacts'. */

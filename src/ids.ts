@@ -22,6 +22,8 @@ export const ID_PREFIX = {
   leaveRequest: 'lve',
   payrollRun: 'pay',
   payrollItem: 'pit',
+  invoice: 'inv',
+  payment: 'pmt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -2,11 +2,12 @@
 // and the REST routes (src/rest) are built from this list: adding a resource
 // edits its area's index, adding an area adds one entry here.
 import { crm } from './crm/index.js';
+import { finance } from './finance/index.js';
 import { hr } from './hr/index.js';
 import type { ResourceModule, ServiceDependencies, ServicesOf } from './kit/module.js';
 import { system } from './system/index.js';
 
-export const MODULES = [...system, ...crm, ...hr] as const;
+export const MODULES = [...system, ...crm, ...hr, ...finance] as const;
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 

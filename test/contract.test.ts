@@ -24,6 +24,10 @@ import {
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
 import { employees } from '../src/graphql/hr/employee/index.js';
 import { payrollRuns } from '../src/graphql/hr/payroll-run/index.js';
+import { invoices } from '../src/graphql/finance/invoice/index.js';
+import { payments } from '../src/graphql/finance/payment/index.js';
+import { sha256Hex } from '../src/auth/secrets.js';
+import { newId } from '../src/ids.js';
 
 // One entry per resource; support/contract.ts says what each part means.
 const RESOURCES: ResourceContract[] = [
@@ -140,6 +144,19 @@ const RESOURCES: ResourceContract[] = [
     update: { payDate: '2100-01-01' },
     actions: [{ name: 'process' }],
   }),
+  contractOf(invoices.resource, {
+    create: (n) => ({ currency: 'EUR', lines: [{ description: `Line ${n}`, quantity: 1.5, unitAmount: 100 + n }] }),
+    given: async (organizationId) => {
+      const data = { id: newId('contact'), organizationId, email: `${organizationId}@example.test` };
+      return { contactId: (await server.prisma.contact.create({ data })).id };
+    },
+    update: { notes: 'Changed', dueDate: '2100-01-01' },
+    actions: [{ name: 'open' }, { name: 'void' }],
+  }),
+  contractOf(payments.resource, {
+    // Unallocated: a payment against an invoice is tested in test/payments.test.ts.
+    create: (n) => ({ amount: n, currency: 'EUR', method: 'cash', reference: `Ref ${n}` }),
+  }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.
 ];
@@ -178,8 +195,19 @@ describe.each(RESOURCES)('$name', (resource) => {
     foreign = await (await server.org()).key(['admin']);
   });
 
+  const givens = new Map<string, Promise<Record<string, unknown>>>();
+  /** The create body's fields that are records of the key's organization (see ResourceContract.create.given). */
+  async function givenFor(withKey: string): Promise<Record<string, unknown>> {
+    const made = resource.create.given;
+    if (!made) return {};
+    const apiKey = await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(withKey) } });
+    if (!givens.has(apiKey.organizationId)) givens.set(apiKey.organizationId, made(apiKey.organizationId));
+    return givens.get(apiKey.organizationId)!;
+  }
+
   async function create(withKey = key): Promise<Body> {
-    const res = await server.rest('POST', v1(path), { key: withKey, body: resource.create.body(++n) });
+    const body = { ...resource.create.body(++n), ...(await givenFor(withKey)) };
+    const res = await server.rest('POST', v1(path), { key: withKey, body });
     expect(res.status, res.text).toBe(resource.create.status);
     return res.body;
   }
@@ -245,7 +273,9 @@ describe.each(RESOURCES)('$name', (resource) => {
     it('serves every operation to a key with just its scope, answering what the OpenAPI document says', async () => {
       for (const { name } of operationsOf(resource, 'any', ++n)) {
         // Each on a record of its own: an action may end the record (a rotated key is revoked).
-        const operation = operationsOf(resource, (await create()).id, ++n).find((op) => op.name === name)!;
+        const operation = operationsOf(resource, (await create()).id, ++n, await givenFor(key)).find(
+          (op) => op.name === name,
+        )!;
         const { method, documented } = operation;
         const res = await send(operation, await home.key([operation.scope]));
         expect(res.status, `${method} ${operation.path}: ${res.text}`).toBe(operation.status);
@@ -353,7 +383,8 @@ describe.each(RESOURCES)('$name', (resource) => {
     it('answers 400 naming an unknown field, and writes nothing', async () => {
       const record = await create();
       const before = await snapshot(record.id);
-      for (const operation of operationsOf(resource, record.id, ++n).filter((op) => op.method !== 'GET')) {
+      const given = await givenFor(key);
+      for (const operation of operationsOf(resource, record.id, ++n, given).filter((op) => op.method !== 'GET')) {
         if (operation.method === 'DELETE') continue;
         const res = await send({ ...operation, body: { ...operation.body, notAField: 1 } }, key);
         expectError(res, 400, 'VALIDATION_ERROR', 'notAField');
@@ -365,7 +396,7 @@ describe.each(RESOURCES)('$name', (resource) => {
       const readOnly = { id: `${idPrefix}_${'0'.repeat(26)}`, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'x' };
       const created = await server.rest('POST', v1(path), {
         key,
-        body: { ...resource.create.body(++n), ...readOnly },
+        body: { ...resource.create.body(++n), ...(await givenFor(key)), ...readOnly },
       });
       expect(created.status, created.text).toBe(resource.create.status);
       expect(created.body.id).not.toBe(readOnly.id);
@@ -384,7 +415,8 @@ describe.each(RESOURCES)('$name', (resource) => {
 
   describe('answers', () => {
     it('create, get, update and every action answer as the OpenAPI document says, and agree with GET', async () => {
-      const created = await server.rest('POST', v1(path), { key, body: resource.create.body(++n) });
+      const body = { ...resource.create.body(++n), ...(await givenFor(key)) };
+      const created = await server.rest('POST', v1(path), { key, body });
       expect(created.status, created.text).toBe(resource.create.status);
       openApi.expectMatches('POST', path, created);
       expect(created.body.id).toMatch(new RegExp(`^${idPrefix}_[0-9a-z]{26}$`));

@@ -29,6 +29,8 @@ export interface ResourceContract {
     status: 201;
     /** The event a create emits with the record as data.object; null: none. */
     event: EventType | null;
+    /** Body fields that must be records of the organization (an invoice's contact): made once per organization. */
+    given?: (organizationId: string) => Promise<Body>;
   };
   /** PUT /path/:id. null: not served, and the suite expects 405. */
   update: {
@@ -74,7 +76,7 @@ export interface Operation {
 }
 
 /** Every operation the resource serves, aimed at `id`; `n` numbers the create body. */
-export function operationsOf(resource: ResourceContract, id: string, n: number): Operation[] {
+export function operationsOf(resource: ResourceContract, id: string, n: number, given: Body = {}): Operation[] {
   const { path, scopes } = resource;
   const one = `${path}/${id}`;
   const operations: Operation[] = [
@@ -93,7 +95,7 @@ export function operationsOf(resource: ResourceContract, id: string, n: number):
       method: 'POST',
       path,
       documented: path,
-      body: resource.create.body(n),
+      body: { ...resource.create.body(n), ...given },
       scope: scopes.write,
       status: resource.create.status,
       byId: false,
@@ -231,6 +233,8 @@ export class OpenApiResponses {
 /** What a declared resource's entry cannot say of itself: sample bodies, and which actions a new record takes. */
 export interface ContractSamples {
   create: (n: number) => Body;
+  /** See ResourceContract.create.given. */
+  given?: (organizationId: string) => Promise<Body>;
   update?: Body;
   /** Actions a new record can take (from its initial state), with a body if they take one. */
   actions?: { name: string; body?: Body }[];
@@ -244,7 +248,7 @@ export function contractOf(resource: Resource, samples: ContractSamples): Resour
     path: resource.fullPath,
     idPrefix: ID_PREFIX[resource.idKind],
     scopes: { read: resource.area.read, write: resource.area.write },
-    create: { body: samples.create, status: 201, event: events.created ?? null },
+    create: { body: samples.create, status: 201, event: events.created ?? null, given: samples.given },
     update:
       resource.operations.update && samples.update ? { body: samples.update, event: events.updated ?? null } : null,
     delete: resource.operations.delete,

@@ -65,6 +65,8 @@ let home: TestOrg;
 let admin: string;
 let receiver: Receiver;
 let counter = 0;
+/** The contact the invoices are made out to. */
+let homeContactId: string;
 /** operationId -> the statuses it answered through the proxy, as documented. */
 const driven = new Map<string, Set<number>>();
 
@@ -104,6 +106,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     currency: 'USD',
   }),
   '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
+  '/finance/invoices': (n) => ({
+    contactId: homeContactId,
+    currency: 'EUR',
+    issueDate: '2026-03-01',
+    dueDate: '2026-03-31',
+    lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
+    notes: 'Net 30',
+  }),
+  '/finance/payments': (n) => ({ amount: 100 * n, currency: 'EUR', method: 'bank_transfer', reference: `wire ${n}` }),
 };
 
 // What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
@@ -163,6 +174,30 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
+  // An open invoice cannot be edited nor opened again; one with payments cannot be voided;
+  // a payment against a draft is refused.
+  putFinanceInvoicesId: async () => {
+    const invoice = await openInvoice();
+    return via('PUT', `/finance/invoices/${invoice.id}`, { key: admin, body: { notes: 'late' } });
+  },
+  postFinanceInvoicesIdOpen: async () => {
+    const invoice = await openInvoice();
+    return via('POST', `/finance/invoices/${invoice.id}/open`, { key: admin });
+  },
+  postFinanceInvoicesIdVoid: async () => {
+    const invoice = await openInvoice();
+    const paid = await server.rest('POST', '/v1/finance/payments', {
+      key: admin,
+      body: { invoiceId: invoice.id, amount: 1, currency: 'EUR', method: 'cash' },
+    });
+    expect(paid.status, paid.text).toBe(201);
+    return via('POST', `/finance/invoices/${invoice.id}/void`, { key: admin });
+  },
+  postFinancePayments: async () => {
+    const draft = await create('/finance/invoices', '/finance/invoices');
+    const body = { invoiceId: draft.id, amount: 1, currency: 'EUR', method: 'cash' };
+    return via('POST', '/finance/payments', { key: admin, body });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -173,6 +208,13 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     return via('DELETE', `/users/${adminId}`, { key });
   },
 };
+
+async function openInvoice(): Promise<Body> {
+  const invoice = await create('/finance/invoices', '/finance/invoices');
+  const opened = await server.rest('POST', `/v1/finance/invoices/${invoice.id}/open`, { key: admin });
+  expect(opened.status, opened.text).toBe(200);
+  return opened.body;
+}
 
 async function loneAdmin(): Promise<{ key: string; adminId: string }> {
   const key = await (await server.org()).key(['admin']);
@@ -189,6 +231,8 @@ beforeAll(async () => {
   proxy = await startPrismProxy(servedDocument, `${server.url}/v1`);
   home = await server.org();
   admin = await home.key(['admin']);
+  const contact = await server.rest('POST', '/v1/crm/contacts', { key: admin, body: { email: 'billed@example.test' } });
+  homeContactId = contact.body.id;
   receiver = await receivers();
 });
 

@@ -68,6 +68,7 @@ export const invoices = defineResource({
         from: ['draft', 'open'],
         to: 'void',
         description: 'Cancels the invoice; refused (409) once a payment is recorded against it.',
+        conflict: 'The invoice has payments',
         sets: (_input, invoice) => {
           if (invoice.amountPaid > 0) {
             throw new DomainError('CONFLICT', 'Invoice has payments; it cannot be voided', 'status');

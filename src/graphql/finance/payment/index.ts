@@ -54,6 +54,7 @@ export const payments = defineResource({
   operations: { update: false },
   references: { invoiceId: { table: 'Invoice', idKind: 'invoice', label: 'invoice' } },
   events: { created: 'payment.received' },
+  conflicts: { create: 'The invoice is draft or void' },
   descriptions: {
     create:
       'Against an open invoice in its currency, at most what it still owes; when it covers the total the ' +

@@ -26,7 +26,7 @@ const line = z.strictObject({
 
 @InputType({ description: 'One line of an invoice; its amount is computed.' })
 export class InvoiceLineInput {
-  @Field()
+  @Field(() => String)
   description!: string;
 
   @Field(() => Float, { description: 'Positive, at most 3 decimals.' })

@@ -234,6 +234,15 @@ describe('lifecycle', () => {
     expect({ ...res.body, updatedAt: null }).toEqual({ ...invoice, updatedAt: null });
   });
 
+  it('keeps a contact with invoices: deleting it is a 409', async () => {
+    const contact = await contactOf(key);
+    await createInvoice({ contactId: contact });
+    const res = await server.rest('DELETE', `/v1/crm/contacts/${contact}`, { key });
+    expect(res.status, res.text).toBe(409);
+    expect(res.body.error.code).toBe('CONFLICT');
+    expect((await server.rest('GET', `/v1/crm/contacts/${contact}`, { key })).status).toBe(200);
+  });
+
   it("does not show or change another organization's invoice", async () => {
     const invoice = await createInvoice();
     const res = await server.rest('GET', `/v1/finance/invoices/${invoice.id}`, { key: otherKey });

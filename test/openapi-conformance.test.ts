@@ -174,6 +174,16 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
+  // A contact an invoice is made out to cannot be deleted.
+  deleteCrmContactsId: async () => {
+    const contact = await create('/crm/contacts', '/crm/contacts');
+    const invoiced = await server.rest('POST', '/v1/finance/invoices', {
+      key: admin,
+      body: { ...CREATE_BODIES['/finance/invoices']!(++counter), contactId: contact.id },
+    });
+    expect(invoiced.status, invoiced.text).toBe(201);
+    return via('DELETE', `/crm/contacts/${contact.id}`, { key: admin });
+  },
   // An open invoice cannot be edited nor opened again; one with payments cannot be voided;
   // a payment against a draft is refused.
   putFinanceInvoicesId: async () => {

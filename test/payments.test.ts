@@ -108,6 +108,10 @@ describe('POST /v1/finance/payments', () => {
     expectRefused(await pay({ invoiceId: invoice.id, amount: 1 }), 400, 'VALIDATION_ERROR', 'amount');
     const voided = await server.rest('POST', `/v1/finance/invoices/${invoice.id}/void`, { key });
     expectRefused(voided, 409, 'CONFLICT', 'status', /is paid/);
+    const reopened = await server.rest('POST', `/v1/finance/invoices/${invoice.id}/open`, { key });
+    expectRefused(reopened, 409, 'CONFLICT', 'status', /is paid/);
+    const edited = await server.rest('PUT', `/v1/finance/invoices/${invoice.id}`, { key, body: { notes: 'x' } });
+    expectRefused(edited, 409, 'CONFLICT', 'status', /is paid/);
   });
 
   it('refuses an overpayment (400 amount) and another currency (400 currency), changing nothing', async () => {

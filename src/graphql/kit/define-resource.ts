@@ -31,6 +31,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     conflicts: {
       create: [taken, resource.conflicts?.create].filter(Boolean).join('; ') || undefined,
       update: [taken, locked, closed, resource.conflicts?.update].filter(Boolean).join('; ') || undefined,
+      delete: resource.conflicts?.delete,
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
   });

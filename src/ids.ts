@@ -23,6 +23,8 @@ export const ID_PREFIX = {
   payrollRun: 'pay',
   payrollItem: 'pit',
   expense: 'exp',
+  invoice: 'inv',
+  payment: 'pmt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

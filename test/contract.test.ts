@@ -41,17 +41,30 @@ async function anEmployee(send: Send): Promise<Record<string, string>> {
   return { employeeId: res.body.id };
 }
 import { expenses } from '../src/graphql/finance/expense/index.js';
+import { invoices } from '../src/graphql/finance/invoice/index.js';
+import { payments } from '../src/graphql/finance/payment/index.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { newId } from '../src/ids.js';
 
+/** The organization of an API key. */
+async function organizationOfKey(key: string): Promise<string> {
+  return (await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(key) } })).organizationId;
+}
+
 /** An employee of the key's organization made in the database, for a key that cannot make one itself. */
 async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
-  const { organizationId } = await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(key) } });
+  const organizationId = await organizationOfKey(key);
   const id = newId('employee');
   await server.prisma.employee.create({
     data: { id, organizationId, firstName: 'Ada', lastName: 'Spender', email: `${id}@example.test` },
   });
   return { employeeId: id };
+}
+
+/** A contact of the key's organization made in the database (an invoice's; the keys hold finance scopes only). */
+async function aContactOfKey(key: string): Promise<Record<string, string>> {
+  const data = { id: newId('contact'), organizationId: await organizationOfKey(key), email: `${newId('contact')}@example.test` };
+  return { contactId: (await server.prisma.contact.create({ data })).id };
 }
 
 // One entry per resource; support/contract.ts says what each part means.
@@ -199,6 +212,20 @@ const RESOURCES: ResourceContract[] = [
     }),
     update: { amount: 777, description: 'Changed' },
     actions: [{ name: 'submit' }],
+  }),
+  contractOf(invoices.resource, {
+    prepare: (_send, key) => aContactOfKey(key),
+    create: (n, { contactId }) => ({
+      contactId,
+      currency: 'EUR',
+      lines: [{ description: `Line ${n}`, quantity: 1.5, unitAmount: 100 + n }],
+    }),
+    update: { notes: 'Changed', dueDate: '2100-01-01' },
+    actions: [{ name: 'open' }, { name: 'void' }],
+  }),
+  contractOf(payments.resource, {
+    // Unallocated: a payment against an invoice is tested in test/payments.test.ts.
+    create: (n) => ({ amount: n, currency: 'EUR', method: 'cash', reference: `Ref ${n}` }),
   }),
   // A new resource joins here: one entry, nothing else to edit. An update that
   // emits no event (or an action that takes a body) says so in its entry.

@@ -67,6 +67,8 @@ let receiver: Receiver;
 let counter = 0;
 /** The employee the expenses name. */
 let spender: string;
+/** The contact the invoices are made out to. */
+let homeContactId: string;
 /** operationId -> the statuses it answered through the proxy, as documented. */
 const driven = new Map<string, Set<number>>();
 
@@ -123,6 +125,15 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
     description: 'Train',
     receiptUrl: `https://receipts.example.test/${n}.pdf`,
   }),
+  '/finance/invoices': (n) => ({
+    contactId: homeContactId,
+    currency: 'EUR',
+    issueDate: '2026-03-01',
+    dueDate: '2026-03-31',
+    lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
+    notes: 'Net 30',
+  }),
+  '/finance/payments': (n) => ({ amount: 100 * n, currency: 'EUR', method: 'bank_transfer', reference: `wire ${n}` }),
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -217,6 +228,40 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
       },
     ]),
   ),
+  // A contact an invoice is made out to cannot be deleted.
+  deleteCrmContactsId: async () => {
+    const contact = await create('/crm/contacts', '/crm/contacts');
+    const invoiced = await server.rest('POST', '/v1/finance/invoices', {
+      key: admin,
+      body: { ...CREATE_BODIES['/finance/invoices']!(++counter), contactId: contact.id },
+    });
+    expect(invoiced.status, invoiced.text).toBe(201);
+    return via('DELETE', `/crm/contacts/${contact.id}`, { key: admin });
+  },
+  // An open invoice cannot be edited nor opened again; one with payments cannot be voided;
+  // a payment against a draft is refused.
+  putFinanceInvoicesId: async () => {
+    const invoice = await openInvoice();
+    return via('PUT', `/finance/invoices/${invoice.id}`, { key: admin, body: { notes: 'late' } });
+  },
+  postFinanceInvoicesIdOpen: async () => {
+    const invoice = await openInvoice();
+    return via('POST', `/finance/invoices/${invoice.id}/open`, { key: admin });
+  },
+  postFinanceInvoicesIdVoid: async () => {
+    const invoice = await openInvoice();
+    const paid = await server.rest('POST', '/v1/finance/payments', {
+      key: admin,
+      body: { invoiceId: invoice.id, amount: 1, currency: 'EUR', method: 'cash' },
+    });
+    expect(paid.status, paid.text).toBe(201);
+    return via('POST', `/finance/invoices/${invoice.id}/void`, { key: admin });
+  },
+  postFinancePayments: async () => {
+    const draft = await create('/finance/invoices', '/finance/invoices');
+    const body = { invoiceId: draft.id, amount: 1, currency: 'EUR', method: 'cash' };
+    return via('POST', '/finance/payments', { key: admin, body });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -227,6 +272,13 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     return via('DELETE', `/users/${adminId}`, { key });
   },
 };
+
+async function openInvoice(): Promise<Body> {
+  const invoice = await create('/finance/invoices', '/finance/invoices');
+  const opened = await server.rest('POST', `/v1/finance/invoices/${invoice.id}/open`, { key: admin });
+  expect(opened.status, opened.text).toBe(200);
+  return opened.body;
+}
 
 async function loneAdmin(): Promise<{ key: string; adminId: string }> {
   const key = await (await server.org()).key(['admin']);
@@ -243,6 +295,8 @@ beforeAll(async () => {
   proxy = await startPrismProxy(servedDocument, `${server.url}/v1`);
   home = await server.org();
   admin = await home.key(['admin']);
+  const contact = await server.rest('POST', '/v1/crm/contacts', { key: admin, body: { email: 'billed@example.test' } });
+  homeContactId = contact.body.id;
   receiver = await receivers();
   const employee = await server.rest('POST', '/v1/hr/employees', {
     key: admin,

@@ -29,8 +29,9 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     ) as ('list' | 'get' | 'create' | 'update' | 'delete')[],
     descriptions: resource.descriptions,
     conflicts: {
-      create: taken,
-      update: [taken, locked, closed].filter(Boolean).join('; ') || undefined,
+      create: [taken, resource.conflicts?.create].filter(Boolean).join('; ') || undefined,
+      update: [taken, locked, closed, resource.conflicts?.update].filter(Boolean).join('; ') || undefined,
+      delete: resource.conflicts?.delete,
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
   });
@@ -49,7 +50,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
           optional: action.input.optional,
         },
         status: action.status,
-        conflict: `The ${noun[0]} is not ${action.from.join(' or ')}`,
+        conflict: [`The ${noun[0]} is not ${action.from.join(' or ')}`, action.conflict].filter(Boolean).join('; '),
       }),
     );
   }

@@ -32,6 +32,8 @@ export interface Action<T, I = Record<string, unknown>> {
   changes?: readonly string[];
   /** The event it raises, with the previous values of what it changed. */
   event?: EventType;
+  /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
+  conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
   status?: 200 | 201;
 }

@@ -95,6 +95,8 @@ export interface ResourceDeclaration<T extends object> {
   events?: { created?: EventType; updated?: EventType; deleted?: EventType };
   lifecycle?: Lifecycle<T>;
   rules?: Rules<T>;
+  /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
+  conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
   /** Extra words per operation in the OpenAPI document. */
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
 }

@@ -11,6 +11,7 @@ import { newId } from '../../ids.js';
 import type { EventType } from '../../jobs/event-types.js';
 import { EVENT_INSERT_COLUMNS } from '../../jobs/events.js';
 import { sqlSelectOf, type PublicType } from './fields.js';
+import type { RuleContext } from './lifecycle.js';
 import { namedStatement } from './statements.js';
 
 /** A connection to run statements on: the pool (one statement) or a transaction's client. */
@@ -89,7 +90,27 @@ export interface Update {
 }
 
 /** Updates the record and writes its events in one statement; answers the public object (undefined: no row). */
-export async function updateRecord<T>(db: Queryable, { table, type }: RecordTable<T>, update: Update) {
+export async function updateRecord<T>(db: Queryable, table: RecordTable<T>, update: Update) {
+  const { rows } = await db.query<T & object>(updateStatement(table, update));
+  return rows[0];
+}
+
+/**
+ * From a rule, in its change's transaction: updates a record of another
+ * declared resource (the invoice a payment pays) with its events, by the same
+ * statement as updateRecord. Lock the record first (`select … for update`
+ * through `rules.query`) when the change depends on what it holds.
+ */
+export async function updateRecordFromRule<T>(
+  rules: RuleContext,
+  table: RecordTable<T>,
+  update: Omit<Update, 'organizationId'>,
+) {
+  const { text, values } = updateStatement(table, { ...update, organizationId: rules.organizationId });
+  return (await rules.query<T & object>(text, values as unknown[]))[0];
+}
+
+function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
   const { values, param } = parameters();
   const id = param(update.id);
   const organization = param(update.organizationId);
@@ -100,8 +121,7 @@ export async function updateRecord<T>(db: Queryable, { table, type }: RecordTabl
       returning ${sqlSelectOf(type, table)}
     )${eventsOf(update.events, organization, param)}
     select * from record`;
-  const { rows } = await db.query<T & object>(namedStatement(text, values));
-  return rows[0];
+  return namedStatement(text, values);
 }
 
 /** Deletes the record (and writes its events); answers its last public object, or undefined. */

@@ -16,4 +16,5 @@ export const contacts = defineResource({
   operations: { delete: true },
   unique: { email: 'A contact with this email already exists in the organization' },
   events: { created: 'contact.created', updated: 'contact.updated' },
+  conflicts: { delete: 'Invoices still refer to the contact' },
 });

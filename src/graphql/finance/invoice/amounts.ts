@@ -1,0 +1,47 @@
+// An invoice's amounts, computed by the service, never taken from the client.
+// A line's amount is quantity × unitAmount rounded half up to the minor unit,
+// computed exactly: the quantity (at most 3 decimals) as an integer number of
+// thousandths, the product in BigInt. The subtotal is the sum of the lines'
+// amounts; there is no tax, so the total is the subtotal.
+import { DomainError } from '../../../errors.js';
+
+export interface LineInput {
+  description: string;
+  quantity: number;
+  unitAmount: number;
+}
+
+export interface Line extends LineInput {
+  amount: number;
+}
+
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The quantity in thousandths: 1.5 is 1500 (the input allows at most 3 decimals). */
+export const thousandths = (quantity: number) => BigInt(Math.round(quantity * 1000));
+
+/** quantity × unitAmount, rounded half up to the minor unit. */
+export function lineAmount(quantity: number, unitAmount: number): bigint {
+  return (2n * thousandths(quantity) * BigInt(unitAmount) + 1000n) / 2000n;
+}
+
+/** The lines with their amounts, and the subtotal and total; 400 on `lines` past 2^53 − 1. */
+export function invoiceAmounts(lines: LineInput[]) {
+  const amounts = lines.map((line) => lineAmount(line.quantity, line.unitAmount));
+  const subtotal = amounts.reduce((sum, amount) => sum + amount, 0n);
+  if (subtotal > MAX) {
+    throw new DomainError('VALIDATION_ERROR', `'lines': the total would exceed ${Number.MAX_SAFE_INTEGER}`, 'lines');
+  }
+  return {
+    lines: JSON.stringify(
+      lines.map(({ description, quantity, unitAmount }, i): Line => ({
+        description,
+        quantity,
+        unitAmount,
+        amount: Number(amounts[i]),
+      })),
+    ),
+    subtotal: String(subtotal),
+    total: String(subtotal),
+  };
+}

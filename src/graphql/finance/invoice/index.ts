@@ -1,0 +1,113 @@
+// Invoices, declared once (see kit/resource.ts). Particular to them: the
+// number, assigned in sequence per organization when not given (a counter row
+// locked by the create's transaction, so two creates never take the same);
+// the amounts computed from the lines (amounts.ts); a due date not before the
+// issue date; and the lifecycle draft → open → paid (payments, see
+// ../payment), or void from draft or open while nothing is paid.
+import { DomainError } from '../../../errors.js';
+import { contacts } from '../../crm/contact/index.js';
+import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+import { referenceField } from '../../kit/relations.js';
+import { AREAS } from '../../kit/resource.js';
+import { invoiceAmounts, type LineInput } from './amounts.js';
+import { invoiceInput, invoiceList } from './input.js';
+import { Invoice } from './type.js';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
+  if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
+    throw new DomainError('VALIDATION_ERROR', "'dueDate': must not be before the issueDate", 'dueDate');
+  }
+}
+
+/** The next free number of the organization: INV-000001, … (the counter row stays locked until commit). */
+async function nextNumber(rules: RuleContext): Promise<string> {
+  for (;;) {
+    const [counter] = await rules.query<{ last: number }>(
+      `insert into "InvoiceCounter" ("organizationId", last) values ($1, 1)
+       on conflict ("organizationId") do update set last = "InvoiceCounter".last + 1 returning last`,
+      [rules.organizationId],
+    );
+    const number = `INV-${String(counter!.last).padStart(6, '0')}`;
+    // A number given by a client is skipped rather than refused.
+    const taken = await rules.query(`select 1 from "Invoice" where "organizationId" = $1 and number = $2`, [
+      rules.organizationId,
+      number,
+    ]);
+    if (!taken.length) return number;
+  }
+}
+
+export const invoices = defineResource({
+  type: Invoice,
+  idKind: 'invoice',
+  area: AREAS.finance,
+  path: 'invoices',
+  names: { one: 'invoice', many: 'invoices' },
+  input: invoiceInput,
+  list: invoiceList,
+  unique: { number: 'An invoice with this number already exists in the organization' },
+  references: { contactId: { table: 'Contact', idKind: 'contact', label: 'contact' } },
+  events: { created: 'invoice.created' },
+  descriptions: {
+    create:
+      'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
+      'the total; assigns the next number INV-000001, … when none is given. Emits `invoice.created`.',
+    update: 'Only while draft; new lines are computed again.',
+  },
+  lifecycle: {
+    field: 'status',
+    states: ['draft', 'open', 'paid', 'void'],
+    initial: 'draft',
+    editableIn: ['draft'],
+    actions: {
+      open: { from: ['draft'], to: 'open', description: 'Opens the invoice to payments; it can no longer be edited.' },
+      void: {
+        from: ['draft', 'open'],
+        to: 'void',
+        description: 'Cancels the invoice; refused (409) once a payment is recorded against it.',
+        conflict: 'The invoice has payments',
+        sets: (_input, invoice) => {
+          if (invoice.amountPaid > 0) {
+            throw new DomainError('CONFLICT', 'Invoice has payments; it cannot be voided', 'status');
+          }
+          return {};
+        },
+      },
+    },
+  },
+  rules: {
+    check: requireDueDate,
+    async create(values, rules) {
+      const issueDate = values.issueDate ?? today();
+      const dated = { issueDate, dueDate: values.dueDate ?? issueDate };
+      requireDueDate(dated);
+      return {
+        ...dated,
+        ...invoiceAmounts(values.lines as LineInput[]),
+        number: values.number ?? (await nextNumber(rules)),
+      };
+    },
+    // null resets a field to its default, as on create: today, the issue date, the next number.
+    async update({ before, changes }, rules) {
+      const more: Record<string, unknown> = {};
+      if (changes.issueDate === null) more.issueDate = today();
+      const issueDate = more.issueDate ?? changes.issueDate ?? before.issueDate;
+      if (changes.dueDate === null) more.dueDate = issueDate;
+      requireDueDate({ issueDate, dueDate: more.dueDate ?? changes.dueDate ?? before.dueDate });
+      if (changes.number === null) more.number = await nextNumber(rules);
+      if (changes.lines) Object.assign(more, invoiceAmounts(changes.lines as LineInput[]));
+      return more;
+    },
+  },
+});
+
+export const invoiceModule = {
+  ...invoices.module,
+  resolvers: [
+    ...invoices.module.resolvers,
+    referenceField({ on: invoices.resource, field: 'contactId', name: 'contact', target: contacts.resource }),
+  ],
+};

@@ -1,0 +1,85 @@
+// Invoice input (lines as objects: their own GraphQL input type) and list arguments.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Field, Float, InputType } from 'type-graphql';
+import { z } from 'zod';
+import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList, filter, likePattern } from '../../kit/list.js';
+import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
+import { INVOICE_STATUSES } from './type.js';
+
+const MAX_QUANTITY = 1_000_000_000;
+
+// String(q) is the shortest form that reads back as q: 0.1 + 0.2 shows 17 decimals and is refused.
+const quantity = z
+  .number('must be a number')
+  .positive('must be positive')
+  .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
+  .refine((q) => /^\d+(\.\d{1,3})?$/.test(String(q)), 'must have at most 3 decimals');
+
+const line = z.strictObject({
+  description: text(500),
+  quantity,
+  unitAmount: minorUnits,
+  // Shown in a line as read: accepted so a read invoice can be sent back, and ignored.
+  amount: z.number().nullish(),
+});
+
+@InputType({ description: 'One line of an invoice; its amount is computed.' })
+export class InvoiceLineInput {
+  @Field(() => String)
+  description!: string;
+
+  @Field(() => Float, { description: 'Positive, at most 3 decimals.' })
+  quantity!: number;
+
+  @Field(() => GraphQLSafeInt, { description: 'Integer minor units per unit, 0 or more.' })
+  unitAmount!: number;
+
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Ignored: the amount is computed.' })
+  amount?: number;
+}
+
+export const invoiceInput = defineInput('Invoice', {
+  number: optional(text(50), {
+    description: 'Unique in the organization; default the next INV-000001, … (null in an update assigns it).',
+  }),
+  contactId: required(z.string('must be a contact id'), { description: 'A contact of the organization.' }),
+  currency: required(currency, { description: 'ISO 4217 code, any case; stored upper-case.' }),
+  issueDate: optional(calendarDate, { description: 'YYYY-MM-DD; default today (UTC; null in an update resets it).' }),
+  dueDate: optional(calendarDate, {
+    description: 'YYYY-MM-DD, not before issueDate; default the issue date (null in an update resets it).',
+  }),
+  lines: required(z.array(line, 'must be an array of lines').min(1, 'must have at least 1 line').max(100), {
+    graphql: () => [InvoiceLineInput],
+    description: '1 to 100 lines; each amount is quantity × unitAmount rounded half up to the minor unit.',
+  }),
+  notes: optional(text(2000)),
+});
+
+const status = z.enum(INVOICE_STATUSES, { message: `must be one of ${INVOICE_STATUSES.join(', ')}` });
+// The expression the migration's trigram index covers: number and line descriptions.
+const searched = `("Invoice".number || ' ' || (jsonb_path_query_array("Invoice".lines, '$[*].description')::text))`;
+
+export const invoiceList = defineList('Invoice', {
+  sort: ['createdAt', 'updatedAt', 'issueDate', 'dueDate', 'number'],
+  filters: {
+    status: filter(status, { description: 'Invoices with this status.', where: (p) => `"Invoice".status = ${p}` }),
+    contactId: filter(text(100), {
+      description: 'Invoices to this contact.',
+      where: (p) => `"Invoice"."contactId" = ${p}`,
+    }),
+    from: filter(calendarDate, {
+      description: 'Issued on or after this day.',
+      where: (p) => `"Invoice"."issueDate" >= ${p}::date`,
+    }),
+    to: filter(calendarDate, {
+      description: 'Issued on or before this day.',
+      where: (p) => `"Invoice"."issueDate" <= ${p}::date`,
+    }),
+    q: filter(text(200), {
+      description: 'Text search over the number and the lines’ descriptions.',
+      where: (p) => `${searched} ilike ${p}`,
+      value: likePattern,
+    }),
+  },
+});

@@ -1,0 +1,42 @@
+// Payment input and list arguments.
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { z } from 'zod';
+import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineList, filter } from '../../kit/list.js';
+import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
+import { PAYMENT_METHODS } from './type.js';
+
+export const paymentInput = defineInput('Payment', {
+  invoiceId: optional(z.string('must be an invoice id'), {
+    description: 'An open invoice of the organization; omitted: an unallocated payment.',
+  }),
+  amount: required(minorUnits.min(1, 'must be positive'), {
+    graphql: () => GraphQLSafeInt,
+    description: 'Positive integer minor units; at most what the invoice still owes.',
+  }),
+  currency: required(currency, { description: "ISO 4217 code; must be the invoice's." }),
+  method: required(z.enum(PAYMENT_METHODS, { message: `must be one of ${PAYMENT_METHODS.join(', ')}` })),
+  receivedAt: optional(z.iso.datetime('must be an ISO 8601 date-time in UTC'), { description: 'Default now.' }),
+  reference: optional(text(200)),
+});
+
+// A UTC calendar day, inclusive at both ends.
+const day = (p: string) => `(${p}::date::timestamp at time zone 'UTC')`;
+
+export const paymentList = defineList('Payment', {
+  sort: ['createdAt', 'receivedAt', 'amount'],
+  filters: {
+    invoiceId: filter(text(100), {
+      description: 'Payments against this invoice.',
+      where: (p) => `"Payment"."invoiceId" = ${p}`,
+    }),
+    from: filter(calendarDate, {
+      description: 'Received on or after this day (UTC).',
+      where: (p) => `"Payment"."receivedAt" >= ${day(p)}`,
+    }),
+    to: filter(calendarDate, {
+      description: 'Received on or before this day (UTC).',
+      where: (p) => `"Payment"."receivedAt" < ${day(p)} + interval '1 day'`,
+    }),
+  },
+});

@@ -63,7 +63,11 @@ async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
 
 /** A contact of the key's organization made in the database (an invoice's; the keys hold finance scopes only). */
 async function aContactOfKey(key: string): Promise<Record<string, string>> {
-  const data = { id: newId('contact'), organizationId: await organizationOfKey(key), email: `${newId('contact')}@example.test` };
+  const data = {
+    id: newId('contact'),
+    organizationId: await organizationOfKey(key),
+    email: `${newId('contact')}@example.test`,
+  };
   return { contactId: (await server.prisma.contact.create({ data })).id };
 }
 

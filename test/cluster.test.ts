@@ -1,0 +1,144 @@
+import 'reflect-metadata';
+// Several processes on one database, as an operator runs them: two API servers and
+// two `npm run worker` processes; one worker is killed with SIGKILL while creates
+// go on. Every committed contact.created must reach the subscriber, and the only
+// duplicates allowed are the killed worker's deliveries in flight (sent, never
+// recorded, so sent again by the survivor): at most its concurrency times the
+// batch of events one job carries. `npm run bench:cluster` does the same at length.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DELIVERY_BATCH } from '../src/jobs/delivery-jobs.js';
+import { useServerPair } from './support/fixtures.js';
+import { sleep, useReceivers } from './support/receiver.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const KEY = Buffer.alloc(32, 17).toString('base64');
+/** Jobs each worker process runs at once: with DELIVERY_BATCH, what one can have in flight. */
+const WORKER_CONCURRENCY = 2;
+const CREATE_MS = 6_000;
+const KILL_AFTER_MS = 3_000;
+
+// Two API servers over one database; neither runs a worker (the worker processes do).
+const [api1, api2] = useServerPair({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_KEY: KEY });
+const receiver = useReceivers();
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function startWorkerProcess(): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/jobs/main.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? ROOT,
+      // Its receiver is on loopback: local conveniences (src/local-conveniences.ts).
+      NODE_ENV: 'test',
+      DATABASE_URL: api1.databaseUrl,
+      WEBHOOK_SECRET_KEY: KEY,
+      WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+      WORKER_POLL_INTERVAL_MS: '100',
+      // The survivor frees the dead one's jobs within half a second, not the default 30.
+      WORKER_RECOVER_INTERVAL_MS: '500',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { child, output: () => output, exited };
+}
+
+async function started(worker: ReturnType<typeof startWorkerProcess>): Promise<void> {
+  for (const deadline = Date.now() + 40_000; !/worker started/.test(worker.output()); await sleep(100)) {
+    if (worker.child.exitCode !== null) throw new Error(`worker exited: ${worker.output()}`);
+    if (Date.now() > deadline) throw new Error(`worker did not start: ${worker.output()}`);
+  }
+}
+
+async function committedEvents(organizationId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: api1.databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select id from "Event" where "organizationId" = $1 and type = 'contact.created'`,
+      [organizationId],
+    );
+    return rows.map(({ id }) => id);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('two APIs and two workers, one worker killed', () => {
+  it('delivers every committed event; duplicates only from the killed worker in flight', async () => {
+    const org = await api1.org();
+    const key = await org.key(['admin']);
+    // Answers take 100 ms, so a worker always has deliveries in flight when it dies.
+    const target = await receiver(() => ({ delayMs: 100 }));
+    const hook = await api1.rest('POST', '/v1/webhooks', {
+      key,
+      body: { url: target.url, events: ['contact.created'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const workers = [startWorkerProcess(), startWorkerProcess()];
+    await Promise.all(workers.map(started));
+
+    const begun = Date.now();
+    let killedAt = Infinity;
+    let created = 0;
+    while (Date.now() - begun < CREATE_MS) {
+      if (killedAt === Infinity && Date.now() - begun > KILL_AFTER_MS) {
+        killedAt = Date.now();
+        workers[0]!.child.kill('SIGKILL');
+        await workers[0]!.exited;
+      }
+      const batch = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? api2 : api1).rest('POST', '/v1/crm/contacts', {
+            key,
+            body: { email: `cluster${created + i}@example.test` },
+          }),
+        ),
+      );
+      for (const res of batch) expect(res.status, res.text).toBe(201);
+      created += batch.length;
+      await sleep(20);
+    }
+
+    const events = await committedEvents(org.id);
+    expect(events).toHaveLength(created);
+    const delivered = () => new Set(target.received.map((request) => String(request.headers['webhook-id'])));
+    for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
+      const missing = events.filter((id) => !delivered().has(id));
+      if (!missing.length) break;
+      if (Date.now() > deadline) throw new Error(`${missing.length} of ${events.length} events never delivered`);
+    }
+    await sleep(1_000); // a late duplicate would arrive now
+
+    const firstAt = new Map<string, number>();
+    const duplicates: { id: string; first: number }[] = [];
+    for (const request of target.received) {
+      const id = String(request.headers['webhook-id']);
+      const first = firstAt.get(id);
+      if (first === undefined) firstAt.set(id, request.at);
+      else duplicates.push({ id, first });
+    }
+    // Every event was sent and only ones of the committed.
+    expect([...firstAt.keys()].sort()).toEqual([...events].sort());
+    // A duplicate is an event first sent before the kill, by the killed worker, whose attempt was never recorded.
+    expect(duplicates.filter(({ first }) => first > killedAt)).toEqual([]);
+    expect(duplicates.length).toBeLessThanOrEqual(WORKER_CONCURRENCY * DELIVERY_BATCH);
+    console.log(`cluster: ${created} created, ${duplicates.length} duplicates from the killed worker's in-flight jobs`);
+    if (duplicates.length) expect(workers[1]!.output()).toMatch(/released the jobs of workers that died/);
+
+    workers[1]!.child.kill('SIGTERM');
+    await workers[1]!.exited;
+    expect(workers[1]!.child.exitCode).toBe(0);
+  }, 60_000);
+});

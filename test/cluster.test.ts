@@ -75,6 +75,45 @@ async function committedEvents(organizationId: string): Promise<string[]> {
   }
 }
 
+async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T> {
+  const client = new pg.Client({ connectionString: api1.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows[0]!;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Delivery jobs not yet done: queued, running, or still in the fan-out queue. */
+async function queuedDeliveries(): Promise<number> {
+  const { n } = await query<{ n: number }>(
+    `select ((select count(*) from graphile_worker.jobs where task_identifier = 'deliver_webhook')
+           + (select count(*) from "WebhookFanout"))::int as n`,
+  );
+  return n;
+}
+
+async function recordedAttempts(organizationId: string) {
+  return query<{ events: number; failed: number; recordedTwice: string[] }>(
+    `select count(distinct "eventId")::int as events,
+            count(*) filter (where status <> 'succeeded')::int as failed,
+            coalesce((select array_agg("eventId") from (
+              select "eventId" from "WebhookDelivery" where "organizationId" = $1
+              group by "eventId" having count(*) > 1) twice), '{}') as "recordedTwice"
+     from "WebhookDelivery" where "organizationId" = $1`,
+    [organizationId],
+  );
+}
+
+/** How many worker processes (their pools' ids) have jobs locked now. */
+async function workersHoldingJobs(): Promise<number> {
+  const { n } = await query<{ n: number }>(
+    'select count(distinct locked_by)::int as n from graphile_worker._private_jobs where locked_by is not null',
+  );
+  return n;
+}
+
 describe('two APIs and two workers, one worker killed', () => {
   it('delivers every committed event; duplicates only from the killed worker in flight', async () => {
     const org = await api1.org();
@@ -93,7 +132,8 @@ describe('two APIs and two workers, one worker killed', () => {
     let killedAt = Infinity;
     let created = 0;
     while (Date.now() - begun < CREATE_MS) {
-      if (killedAt === Infinity && Date.now() - begun > KILL_AFTER_MS) {
+      // Killed once both workers hold jobs, so the one killed surely has some in flight.
+      if (killedAt === Infinity && Date.now() - begun > KILL_AFTER_MS && (await workersHoldingJobs()) === 2) {
         killedAt = Date.now();
         workers[0]!.child.kill('SIGKILL');
         await workers[0]!.exited;
@@ -111,6 +151,7 @@ describe('two APIs and two workers, one worker killed', () => {
       await sleep(20);
     }
 
+    expect(killedAt).toBeLessThan(Infinity);
     const events = await committedEvents(org.id);
     expect(events).toHaveLength(created);
     const delivered = () => new Set(target.received.map((request) => String(request.headers['webhook-id'])));
@@ -118,6 +159,10 @@ describe('two APIs and two workers, one worker killed', () => {
       const missing = events.filter((id) => !delivered().has(id));
       if (!missing.length) break;
       if (Date.now() > deadline) throw new Error(`${missing.length} of ${events.length} events never delivered`);
+    }
+    // Every job done, the dead worker's too (a job it left locked would stay for graphile-worker's 4 hours).
+    for (const deadline = Date.now() + 15_000; (await queuedDeliveries()) > 0; await sleep(100)) {
+      if (Date.now() > deadline) throw new Error(`${await queuedDeliveries()} delivery jobs never done`);
     }
     await sleep(1_000); // a late duplicate would arrive now
 
@@ -134,8 +179,18 @@ describe('two APIs and two workers, one worker killed', () => {
     // A duplicate is an event first sent before the kill, by the killed worker, whose attempt was never recorded.
     expect(duplicates.filter(({ first }) => first > killedAt)).toEqual([]);
     expect(duplicates.length).toBeLessThanOrEqual(WORKER_CONCURRENCY * DELIVERY_BATCH);
-    console.log(`cluster: ${created} created, ${duplicates.length} duplicates from the killed worker's in-flight jobs`);
-    if (duplicates.length) expect(workers[1]!.output()).toMatch(/released the jobs of workers that died/);
+    // The deliveries log: every event recorded, nothing failed; an event is recorded twice only when
+    // it was sent twice (the killed worker recorded its attempt but died before its job was marked done).
+    const log = await recordedAttempts(org.id);
+    expect(log.failed).toBe(0);
+    expect(log.events).toBe(events.length);
+    const sentTwice = new Set(duplicates.map(({ id }) => id));
+    expect(log.recordedTwice.filter((id) => !sentTwice.has(id))).toEqual([]);
+    console.log(
+      `cluster: ${created} created, ${duplicates.length} duplicates from the killed worker's jobs in flight, ` +
+        `${log.recordedTwice.length} of them recorded by it before it died`,
+    );
+    expect(workers[1]!.output()).toMatch(/released the jobs of workers that died/);
 
     workers[1]!.child.kill('SIGTERM');
     await workers[1]!.exited;

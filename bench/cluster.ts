@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
 import type net from 'node:net';
+import { cpus, loadavg } from 'node:os';
 import {
   ROOT,
   cleanup,
@@ -289,7 +290,11 @@ async function main(): Promise<void> {
     .map(([contactId, at]) => Math.max(0, at - answeredAt.get(contactId)!))
     .sort((a, b) => a - b);
 
-  console.log(`\n${sent} creates sent in ${producedIn.toFixed(1)} s (${(sent / producedIn).toFixed(0)}/s)`);
+  const load = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ');
+  console.log(`\nload average at the end: ${load} (${cpus().length} CPUs)`);
+  console.log(`${sent} creates sent in ${producedIn.toFixed(1)} s (${(sent / producedIn).toFixed(0)}/s)`);
   printTable([
     [
       'receiver',

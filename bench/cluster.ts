@@ -20,6 +20,7 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
 import type net from 'node:net';
@@ -113,12 +114,14 @@ async function kill(target: Process): Promise<void> {
 
 interface Arrival {
   eventId: string;
+  /** The sender's port: tells which process sent it (socketsOf). */
+  fromPort: number;
   contactId: string;
   at: number;
 }
 
 /** The webhook receiver: records each delivery's event id, contact id and arrival, answers after RECEIVER_MS. */
-async function startReceiver(): Promise<{ url: string; arrivals: Arrival[] }> {
+async function startReceiver(): Promise<{ url: string; port: number; arrivals: Arrival[] }> {
   const arrivals: Arrival[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -128,7 +131,8 @@ async function startReceiver(): Promise<{ url: string; arrivals: Arrival[] }> {
         id: string;
         data: { object: { id: string } };
       };
-      arrivals.push({ eventId: body.id, contactId: body.data.object.id, at: performance.now() });
+      const fromPort = req.socket.remotePort ?? 0;
+      arrivals.push({ eventId: body.id, contactId: body.data.object.id, fromPort, at: performance.now() });
       const answer = () => res.end('ok');
       if (RECEIVER_MS > 0) setTimeout(answer, RECEIVER_MS);
       else answer();
@@ -143,7 +147,39 @@ async function startReceiver(): Promise<{ url: string; arrivals: Arrival[] }> {
         server.close(() => resolve());
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`, arrivals };
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks`, port, arrivals };
+}
+
+/** The local ports of a process's TCP connections to `port` (Linux: /proc), read before it is killed. */
+function portsConnectedTo(pid: number, port: number): Set<number> {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }).toString();
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      if (inode) inodes.add(inode);
+    }
+  } catch {
+    return new Set();
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let lines: string[] = [];
+    try {
+      lines = readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || !inodes.has(fields[9]!)) continue;
+      const local = parseInt(fields[1]!.split(':')[1]!, 16);
+      const remote = parseInt(fields[2]!.split(':')[1]!, 16);
+      if (remote === port) ports.add(local);
+    }
+  }
+  return ports;
 }
 
 async function main(): Promise<void> {
@@ -202,6 +238,8 @@ async function main(): Promise<void> {
   // Kill one API and one worker along the way, each started again after DOWN_MS.
   const restarts: Promise<void>[] = [];
   let workerKilledAt = Infinity;
+  /** The killed worker's connections to the receiver: what arrived on them, it sent. */
+  let killedWorkerPorts = new Set<number>();
   const killAt = (atS: number, list: Process[], envOf: Record<string, string>) =>
     setTimeout(() => {
       const victim = list[0]!;
@@ -209,7 +247,10 @@ async function main(): Promise<void> {
         (async () => {
           down.add(victim);
           const killedAt = performance.now();
-          if (victim.role === 'worker') workerKilledAt = killedAt;
+          if (victim.role === 'worker') {
+            workerKilledAt = killedAt;
+            killedWorkerPorts = portsConnectedTo(victim.child.pid!, receiver.port);
+          }
           await kill(victim);
           console.log(`${((killedAt - started) / 1000).toFixed(1)} s: ${victim.name} killed (SIGKILL)`);
           await sleep(DOWN_MS);
@@ -277,11 +318,16 @@ async function main(): Promise<void> {
   const firstAt = new Map<string, number>();
   let duplicatesOfKilled = 0;
   let duplicatesRetried = 0;
-  for (const { eventId, at } of receiver.arrivals) {
+  const firstFrom = new Map<string, number>();
+  for (const { eventId, at, fromPort } of receiver.arrivals) {
     const first = firstAt.get(eventId);
-    if (first === undefined) firstAt.set(eventId, at);
-    else if (retried.has(eventId)) duplicatesRetried += 1;
-    else if (first <= workerKilledAt) duplicatesOfKilled += 1;
+    if (first === undefined) {
+      firstAt.set(eventId, at);
+      firstFrom.set(eventId, fromPort);
+    } else if (retried.has(eventId)) duplicatesRetried += 1;
+    else if (killedWorkerPorts.has(firstFrom.get(eventId)!)) duplicatesOfKilled += 1;
+    else
+      console.log(`unexplained duplicate ${eventId}: first ${(first - workerKilledAt).toFixed(0)} ms after the kill`);
   }
   const firstArrival = new Map<string, number>();
   for (const { contactId, at } of receiver.arrivals) if (!firstArrival.has(contactId)) firstArrival.set(contactId, at);

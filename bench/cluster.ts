@@ -385,7 +385,8 @@ async function main(): Promise<void> {
   }
   console.log('latency: from the 201 (after the commit) to the first arrival of its event');
   console.log(
-    'duplicates: of killed worker: first sent before its kill, its attempt never recorded; retries: after an attempt recorded as failed',
+    'duplicates: of killed worker: first sent by it (on its connections), its job never done; ' +
+      'retries: after an attempt recorded as failed (the receiver slower than WEBHOOK_TIMEOUT_MS)',
   );
   console.log('refused: connection refused by the killed API; cut off: in flight when it died (may have committed)');
 }

@@ -2,8 +2,8 @@ import 'reflect-metadata';
 // Several processes on one database, as an operator runs them: two API servers and
 // two `npm run worker` processes; one worker is killed with SIGKILL while creates
 // go on. Every committed contact.created must reach the subscriber, and the only
-// duplicates allowed are the killed worker's deliveries in flight (sent, never
-// recorded, so sent again by the survivor): at most its concurrency times the
+// duplicates allowed are events of the jobs the killed worker held (its job never
+// marked done, so run again by the survivor): at most its concurrency times the
 // batch of events one job carries. `npm run bench:cluster` does the same at length.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -22,6 +22,7 @@ export const ID_PREFIX = {
   leaveRequest: 'lve',
   payrollRun: 'pay',
   payrollItem: 'pit',
+  export: 'xpt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

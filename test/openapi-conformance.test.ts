@@ -104,6 +104,7 @@ const CREATE_BODIES: Record<string, (n: number) => Body> = {
     currency: 'USD',
   }),
   '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
+  '/exports': () => ({ resource: 'contacts', format: 'csv', filters: { company: 'Analytical Engines' } }),
 };
 
 // What a record needs before an operation's valid request can succeed (an action from another state), by operationId.
@@ -111,6 +112,11 @@ const PREPARE: Record<string, (path: string) => Promise<void>> = {
   postHrEmployeesIdReinstate: async (path) => {
     const ended = await server.rest('POST', `/v1${path.replace(/\/reinstate$/, '/terminate')}`, { key: admin });
     expect(ended.status, ended.text).toBe(200);
+  },
+  // The file exists once the worker has written it.
+  getExportsIdDownload: async (path) => {
+    const shown = `/v1${path.replace(/\/download$/, '')}`;
+    await eventually(async () => (await server.rest('GET', shown, { key: admin })).body?.status === 'completed');
   },
 };
 
@@ -163,6 +169,17 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
+  // An export that failed has no file (one not yet completed neither, but the worker is quick).
+  getExportsIdDownload: async () => {
+    const id = `xpt_${'1'.repeat(26)}`;
+    await server.prisma.$executeRawUnsafe(
+      `insert into "Export" (id, "organizationId", resource, format, status, "failureReason", "updatedAt")
+       values ($1, $2, 'contacts', 'csv', 'failed', 'made to fail', now())`,
+      id,
+      home.id,
+    );
+    return via('GET', `/exports/${id}/download`, { key: admin });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -205,7 +222,8 @@ async function create(collection: string, template: string): Promise<Body> {
   const body = CREATE_BODIES[template];
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
   const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: body(++counter) });
-  expect(res.status, `creating in ${collection}: ${res.text}`).toBe(201);
+  // 201, or 202 for what the worker then makes (an export).
+  expect([201, 202], `creating in ${collection}: ${res.text}`).toContain(res.status);
   return res.body;
 }
 

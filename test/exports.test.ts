@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 // Exports (issue 16): asked for over REST and GraphQL, written by the worker in
 // keyset batches into PostgreSQL, downloaded as RFC 4180 CSV or NDJSON.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -282,4 +286,65 @@ describe('through the worker', () => {
     ]);
     expect(left.rows[0].n).toBe(0);
   });
+});
+
+describe('npm run cli -- export create', () => {
+  const server = useServer({ RATE_LIMIT_MAX: '1000000' });
+  useWorker(server);
+  const ROOT = path.resolve(import.meta.dirname, '..');
+
+  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: server.databaseUrl, NODE_ENV: 'test' };
+      for (const name of ['DATA_DIR', 'LOG_LEVEL', 'NODE_OPTIONS']) delete env[name];
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('waits for the worker, then writes the file; a wrong resource names the option', async () => {
+    const org = await server.org();
+    const key = await org.key(['admin']);
+    for (const email of ['x@example.test', 'y@example.test']) {
+      expect((await server.rest('POST', '/v1/crm/contacts', { key, body: { email } })).status).toBe(201);
+    }
+    const dir = await mkdtemp(path.join(tmpdir(), 'export-cli-'));
+    const out = path.join(dir, 'contacts.ndjson');
+    const done = await cli([
+      'export',
+      'create',
+      '--org',
+      org.id,
+      '--resource',
+      'contacts',
+      '--format',
+      'json',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ status: 'completed', rowsWritten: 2, file: out });
+    expect(ndjson(await readFile(out, 'utf8')).map((row) => row.email)).toEqual(['x@example.test', 'y@example.test']);
+
+    const wrong = await cli([
+      'export',
+      'create',
+      '--org',
+      org.id,
+      '--resource',
+      'nothing',
+      '--format',
+      'csv',
+      '--json',
+    ]);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', field: '--resource' });
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
 });

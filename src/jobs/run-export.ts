@@ -9,6 +9,8 @@
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import { DomainError } from '../errors.js';
+// Resources declare themselves when their area loads; a worker process of its own loads them here.
+import '../graphql/modules.js';
 import { sqlSelectOf } from '../graphql/kit/fields.js';
 import { rowWriter } from '../graphql/system/export/format.js';
 import { exportSources, keysetColumns, type ExportSource } from '../graphql/system/export/sources.js';

@@ -21,7 +21,7 @@ export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, 
         const share = total ? Math.min(1, rows / total) : 0;
         const filled = Math.round(share * WIDTH);
         const bar = `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(Math.round(share * 100)).padStart(3)}%`;
-        stream.write(`\r${bar} ${describe(rows, total)}`);
+        stream.write(`\r${bar} ${describe(rows, total)}\x1b[K`); // clear what a longer line left
         drawn = true;
       } else if (!quiet && rows !== lastRows && Date.now() - lastLine >= 1000) {
         stream.write(`exported ${describe(rows, total)}\n`);

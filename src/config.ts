@@ -127,6 +127,8 @@ const environmentSchema = z.object({
   WEBHOOK_DISABLE_AFTER_FAILURES: integer(5, 1, 10_000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: integer(30, 1, 3650),
   EVENT_RETENTION_DAYS: integer(30, 1, 3650),
+  // Export files (and their exports) are deleted this long after they were asked for.
+  EXPORT_RETENTION_DAYS: integer(7, 1, 3650),
   // The background worker (webhook deliveries, pruning) inside `npm start`; `npm run worker` runs it alone.
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: integer(20, 1, 1000),
@@ -262,6 +264,7 @@ export interface Config {
     deliveryRetentionDays: number;
   };
   eventRetentionDays: number;
+  exportRetentionDays: number;
   /** enabled: `npm start` runs the worker in its process. */
   worker: { enabled: boolean; concurrency: number; pollIntervalMs: number; recoverIntervalMs: number };
   oauth: {
@@ -375,6 +378,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     },
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     worker: {
       enabled: e.WORKER === 'on',
       concurrency: e.WORKER_CONCURRENCY,

@@ -25,6 +25,7 @@ export const ID_PREFIX = {
   expense: 'exp',
   invoice: 'inv',
   payment: 'pmt',
+  export: 'xpt',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

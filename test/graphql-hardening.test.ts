@@ -309,6 +309,7 @@ function sampleVariables(schema: GraphQLSchema, source: string): Record<string, 
     if (isEnumType(type)) return type.getValues()[0]!.value;
     if (isScalarType(type) && ['Int', 'SafeInt'].includes(type.name)) return name === 'limit' ? 100 : 1;
     if (isScalarType(type) && type.name === 'Boolean') return true;
+    if (isScalarType(type) && type.name === 'JSONObject') return {};
     return name === 'expiresAt' ? '2100-01-01T00:00:00.000Z' : 'x';
   };
   const operation = parse(source).definitions[0] as OperationDefinitionNode;

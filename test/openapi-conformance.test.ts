@@ -134,6 +134,7 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
     notes: 'Net 30',
   }),
   '/finance/payments': (n) => ({ amount: 100 * n, currency: 'EUR', method: 'bank_transfer', reference: `wire ${n}` }),
+  '/exports': () => ({ resource: 'contacts', format: 'csv', filters: { company: 'Analytical Engines' } }),
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -154,6 +155,11 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
 // What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
 const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
   postHrEmployeesIdReinstate: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
+  // The file exists once the worker has written it.
+  getExportsIdDownload: async (path) => {
+    const shown = `/v1${path.replace(/\/download$/, '')}`;
+    await eventually(async () => (await server.rest('GET', shown, { key: admin })).body?.status === 'completed');
+  },
   // An expense is decided once submitted, and reimbursed once approved.
   postFinanceExpensesIdApprove: (path) => act(path.replace(/\/approve$/, '/submit')),
   postFinanceExpensesIdReject: (path) => act(path.replace(/\/reject$/, '/submit')),
@@ -262,6 +268,17 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     const body = { invoiceId: draft.id, amount: 1, currency: 'EUR', method: 'cash' };
     return via('POST', '/finance/payments', { key: admin, body });
   },
+  // An export that failed has no file (one not yet completed neither, but the worker is quick).
+  getExportsIdDownload: async () => {
+    const id = `xpt_${'1'.repeat(26)}`;
+    await server.prisma.$executeRawUnsafe(
+      `insert into "Export" (id, "organizationId", resource, format, status, "failureReason", "updatedAt")
+       values ($1, $2, 'contacts', 'csv', 'failed', 'made to fail', now())`,
+      id,
+      home.id,
+    );
+    return via('GET', `/exports/${id}/download`, { key: admin });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   putUsersId: async () => {
     const { key, adminId } = await loneAdmin();
@@ -319,7 +336,8 @@ async function create(collection: string, template: string): Promise<Body> {
   const body = CREATE_BODIES[template];
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
   const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: await body(++counter) });
-  expect(res.status, `creating in ${collection}: ${res.text}`).toBe(201);
+  // 201, or 202 for what the worker then makes (an export).
+  expect([201, 202], `creating in ${collection}: ${res.text}`).toContain(res.status);
   return res.body;
 }
 

@@ -13,13 +13,21 @@ import { createOrganizationSchema } from '../graphql/system/organization/service
 import { DomainError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { CliError, invalidOption, notFoundError } from './errors.js';
+import { exportCreate } from './export-command.js';
 
 export interface CommandOutput {
   json: unknown;
   text: string;
 }
 
-export type Runner = (services: Services) => Promise<CommandOutput>;
+/** What a long command may show while it runs (progress on stderr). */
+export interface CommandIo {
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** --json: stderr is kept for the error document (a terminal still gets a progress bar). */
+  json: boolean;
+}
+
+export type Runner = (services: Services, io: CommandIo) => Promise<CommandOutput>;
 
 export type Flags = Readonly<Record<string, string | undefined>>;
 /** The values of repeatable options, in the order given. */
@@ -298,4 +306,5 @@ export const COMMANDS: readonly Command[] = [
   apiKeyRevoke,
   apiKeyRotate,
   oauthClientCreate,
+  exportCreate,
 ];

@@ -86,7 +86,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     if (applied.length) await note(`applied migrations: ${applied.join(', ')}`);
     const clients = connectDatabase(database.url, 2, undefined, { pooled: database.pooled });
     prisma = clients.prisma;
-    const output = await runner(createServices({ ...clients, config }));
+    const output = await runner(createServices({ ...clients, config }), { stderr: io.stderr, json });
     await write(io.stdout, json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {

@@ -1,8 +1,8 @@
 // The hourly clean-up (crontab in worker.ts): events older than
 // EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
 // Idempotency-Keys past their 24 hours, and OAuth codes, tokens and sign-in
-// sessions a day after they expired, and webhook secrets whose rotation grace
-// period is over. Deletes in batches so that no statement holds many locks or runs long.
+// sessions a day after they expired, webhook secrets whose rotation grace
+// period is over, and exports older than EXPORT_RETENTION_DAYS (their file first). Deletes in batches so that no statement holds many locks or runs long.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -15,7 +15,7 @@ const IDEMPOTENCY_KEEP_HOURS = 24;
 
 export interface PruneDependencies {
   pool: pg.Pool;
-  config: Pick<Config, 'eventRetentionDays' | 'webhooks'>;
+  config: Pick<Config, 'eventRetentionDays' | 'exportRetentionDays' | 'webhooks'>;
   logger: Logger;
 }
 
@@ -27,6 +27,8 @@ export interface Pruned {
   oauth: number;
   /** Replaced webhook secrets past their grace period (they no longer sign). */
   webhookSecrets: number;
+  /** Exports past EXPORT_RETENTION_DAYS, with their files. */
+  exports: number;
 }
 
 /** Kept a day past expiry, so a late reuse of a code or refresh token is still recognised (and revokes its grant). */
@@ -55,12 +57,28 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
      where "previousSecretExpiresAt" <= now()`,
   );
   return {
+    exports: await expiredExports(pool, config.exportRetentionDays),
     oauth,
     webhookSecrets: expiredSecrets.rowCount ?? 0,
     events: await olderThan('Event', 'createdAt', config.eventRetentionDays * 24),
     deliveries: await olderThan('WebhookDelivery', 'createdAt', config.webhooks.deliveryRetentionDays * 24),
     idempotencyKeys: await olderThan('IdempotencyKey', 'createdAt', IDEMPOTENCY_KEEP_HOURS),
   };
+}
+
+/** Deletes exports past retention: their chunks first, in batches (a file may be many), then the exports. */
+async function expiredExports(pool: pg.Pool, days: number): Promise<number> {
+  const expired = `select id from "Export" where "createdAt" < now() - make_interval(days => $1)`;
+  for (;;) {
+    const { rowCount } = await pool.query(
+      `delete from "ExportChunk" where ctid = any (array(
+         select ctid from "ExportChunk" where "exportId" in (${expired}) limit ${BATCH}))`,
+      [days],
+    );
+    if ((rowCount ?? 0) < BATCH) break;
+  }
+  const { rowCount } = await pool.query(`delete from "Export" where id in (${expired})`, [days]);
+  return rowCount ?? 0;
 }
 
 export function pruneTask(deps: PruneDependencies): Task {

@@ -1,5 +1,5 @@
 // The background worker: graphile-worker over the service's PostgreSQL, running
-// webhook deliveries (deliver-webhook.ts) and the hourly prune (prune.ts). It
+// webhook deliveries (deliver-webhook.ts), exports (run-export.ts) and the hourly prune (prune.ts). It
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
 // graceful: no new job is taken, jobs in flight finish (or, past graphile-worker's
@@ -23,6 +23,8 @@ import { OutageLog } from '../outage-log.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { observeWorker } from './job-metrics.js';
 import { PRUNE, pruneTask } from './prune.js';
+import { RUN_EXPORT } from './export-jobs.js';
+import { runExportTask } from './run-export.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
@@ -98,6 +100,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       taskList: {
         [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
         [PRUNE]: pruneTask({ pool, config, logger }),
+        [RUN_EXPORT]: runExportTask({ pool, logger }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),

@@ -1,6 +1,8 @@
 // The REST facade under /v1: authenticate, count against the rate limit, then
 // for each route row check its scope, validate the request with the service's
 // own schema, run its GraphQL operation in-process and shape the answer.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -10,6 +12,7 @@ import type { CredentialResolver } from '../auth/credentials.js';
 import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
 import { createContext } from '../graphql/context.js';
+import type { FileRoute } from '../graphql/kit/routes.js';
 import { ROUTES, type Services } from '../graphql/modules.js';
 import { authenticate, type AuthLocals } from '../http/authenticate.js';
 import { jsonBodyReader } from '../http/body.js';
@@ -94,9 +97,32 @@ export function createRestRouter(deps: RestDependencies): Router {
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };
 
+    /** A download: the operation answers who may have it (scope, tenancy, 404), then the file is streamed. */
+    const sendFile = async (req: Request, res: Response, principal: Principal, file: FileRoute) => {
+      const variables = row.variables({
+        params: req.params as Record<string, string>,
+        query: undefined,
+        body: undefined,
+      });
+      const context = createContext(deps.services, principal);
+      const answer = await file.open(context, await runOperation(operation, variables, context));
+      res.status(row.status);
+      res.setHeader('Content-Type', answer.contentType);
+      res.setHeader('Content-Disposition', `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, '_')}"`);
+      if (answer.size !== undefined) res.setHeader('Content-Length', String(answer.size));
+      try {
+        await pipeline(Readable.from(answer.body), res);
+      } catch (error) {
+        // A client that went away is not a failure of ours.
+        if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
+      }
+      deps.outages.passed();
+    };
+
     const handler = async (req: Request, res: Response<unknown, Locals>) => {
       const principal = res.locals.principal;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
+      if (row.file) return sendFile(req, res, principal, row.file);
       if (hasBody) await readJsonBody(req, res);
       const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
       const result = idempotencyKey

@@ -149,8 +149,15 @@ function operationOf(row: RestRoute, components: Components) {
     parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
     responses: {
-      [String(row.status)]:
-        row.status === 204 || !row.response
+      [String(row.status)]: row.file
+        ? {
+            description: 'The file, streamed',
+            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' } },
+            content: Object.fromEntries(
+              row.file.contentTypes.map((type) => [type.split(';')[0]!, { schema: { type: 'string' } }]),
+            ),
+          }
+        : row.status === 204 || !row.response
           ? { description: 'No content' }
           : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
       ...errorResponses(row),

@@ -1,6 +1,7 @@
 // `defineResource`: a resource's declaration in, its module out (the resolver,
 // the REST rows with the lifecycle's actions, and the service named after the
 // list), ready for its area's index.
+import { declareResource } from './declared.js';
 import { actionOnlyFields, actionPath } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
@@ -66,6 +67,7 @@ export function defineResource<T extends { id: string }, N extends string>(
   declaration: ResourceDeclaration<T> & { names: { one: string; many: N } },
 ): DefinedResource<T, N> {
   const resource = completeDeclaration(declaration);
+  declareResource(resource as unknown as Resource);
   const services = {
     [resource.names.many]: (deps: ServiceDependencies) => new ResourceService(resource, deps),
   } as unknown as ResourceModule<{

@@ -5,6 +5,7 @@
 // `resourceRoutes` writes the usual five rows of a resource from its type,
 // input and list definitions, so a resource states only what is its own.
 import { z } from 'zod';
+import type { Context } from '../context.js';
 import { responseSchemaOf, selectionOf, type PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import type { AnyListDefinition } from './list.js';
@@ -15,6 +16,25 @@ export interface RouteInput<Q, B> {
   params: Record<string, string>;
   query: Q;
   body: B;
+}
+
+/** A file a route answers instead of JSON: its type, name, size and bytes in order. */
+export interface FileAnswer {
+  contentType: string;
+  filename: string;
+  size?: number;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * A download: the route's operation runs first (its scope, tenancy and 404 as
+ * for any row), then `open` answers the file, streamed; its errors before the
+ * first byte are the usual envelope.
+ */
+export interface FileRoute {
+  /** The media types it may answer, for the OpenAPI document. */
+  contentTypes: string[];
+  open(context: Context, data: unknown): Promise<FileAnswer>;
 }
 
 export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
@@ -29,7 +49,9 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   query?: Q;
   body?: B;
   variables(input: RouteInput<z.output<Q>, z.output<B>>): Record<string, unknown>;
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
+  /** Answers a file (streamed) instead of the operation's JSON. */
+  file?: FileRoute;
   /** The response body's schema, for the OpenAPI document. */
   response?: z.ZodType;
   /** When it answers 409 CONFLICT, for the OpenAPI document (any POST also may: a reused Idempotency-Key). */

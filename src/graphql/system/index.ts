@@ -1,6 +1,7 @@
 // The system area: one line per resource.
 import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
+import { exportModule } from './export/index.js';
 import { oauthAppModule } from './oauth-app/index.js';
 import { oauthGrantModule } from './oauth-grant/index.js';
 import { organizationModule } from './organization/index.js';
@@ -17,4 +18,5 @@ export const system = [
   oauthAppModule,
   oauthGrantModule,
   sessionModule,
+  exportModule,
 ] as const;

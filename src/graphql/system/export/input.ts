@@ -1,0 +1,33 @@
+// An export's request and the exports list (see kit/list.ts). Which resources
+// exist and what their filters are is known at run time (sources.ts): here a
+// resource is any name, checked by the service.
+import { z } from 'zod';
+import { defineList, filter } from '../../kit/list.js';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from './type.js';
+
+export const createExportSchema = z.strictObject({
+  resource: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .describe(
+      'A listable resource: the last segment of its REST path (contacts, deals, employees, attendance, leave-requests, payroll-runs, …) or events.',
+    ),
+  format: z
+    .enum(EXPORT_FORMATS, { message: 'must be csv or json' })
+    .describe('csv, or json: newline-delimited JSON (application/x-ndjson), one REST object per line.'),
+  filters: z
+    .record(z.string(), z.unknown(), 'must be an object of the resource list filters')
+    .optional()
+    .describe("The resource's list filters (as its list's query parameters take them; not page, limit or sort)."),
+});
+
+export const exportList = defineList('Export', {
+  sort: ['createdAt'],
+  filters: {
+    status: filter(z.enum(EXPORT_STATUSES, { message: `must be one of ${EXPORT_STATUSES.join(', ')}` }), {
+      description: 'pending, running, completed or failed.',
+      where: (p) => `"Export".status = ${p}`,
+    }),
+  },
+});

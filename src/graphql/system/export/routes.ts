@@ -1,0 +1,57 @@
+import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
+import { resourceRoutes, route, type FileAnswer, type RestRoute } from '../../kit/routes.js';
+import { requirePrincipal } from '../../auth-checker.js';
+import { CONTENT_TYPES } from './format.js';
+import { createExportSchema, exportList } from './input.js';
+import { Export } from './type.js';
+
+const tag = 'Exports';
+const fields = selectionOf(Export);
+
+export const exportRoutes: RestRoute[] = [
+  ...resourceRoutes({
+    path: '/exports',
+    tag,
+    type: Export,
+    noun: ['export', 'exports'],
+    list: exportList,
+    only: ['list', 'get'],
+    names: { one: 'export', many: 'exports' },
+    descriptions: {
+      get: 'Its status and progress: rowsWritten, and rowsTotal once the worker has counted the rows.',
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/exports',
+    tag,
+    summary: 'Create an export',
+    description:
+      'Queues an export of every row of a resource matching the filters, oldest first (createdAt, id); the worker ' +
+      'writes the file. Answers the export, pending; follow it with GET /exports/{id}, then download it. ' +
+      'Raises `export.completed` when the file is ready. Files are kept EXPORT_RETENTION_DAYS (default 7).',
+    operation: `mutation ($input: CreateExportInput!) { createExport(input: $input) { ${fields} } }`,
+    body: createExportSchema,
+    variables: ({ body }) => ({ input: body }),
+    status: 202,
+    response: responseSchemaOf(Export),
+  }),
+  route({
+    method: 'get',
+    path: '/exports/:id/download',
+    tag,
+    summary: "Download an export's file",
+    description:
+      'The file, streamed: text/csv (RFC 4180, a header row) or application/x-ndjson (one REST object per line), ' +
+      'with a Content-Disposition naming it.',
+    operation: `query ($id: ID!) { export(id: $id) { id } }`,
+    variables: ({ params }) => ({ id: params.id }),
+    status: 200,
+    conflict: 'The export is not completed yet (or failed)',
+    file: {
+      contentTypes: Object.values(CONTENT_TYPES),
+      open: (ctx, data): Promise<FileAnswer> =>
+        ctx.services.exports.download(requirePrincipal(ctx), (data as { id: string }).id),
+    },
+  }),
+];

@@ -1,0 +1,101 @@
+// Exports: asked for here (the export and its job in one statement), written by
+// the worker (src/jobs/run-export.ts) into "ExportChunk" rows, read back here as a
+// stream for the download. The file lives in PostgreSQL, so any API process on
+// any machine serves it (docs/decisions.md, Exports).
+import { z } from 'zod';
+import type { Principal } from '../../../auth/principal.js';
+import { DomainError, notFound } from '../../../errors.js';
+import { isWellFormedId, newId } from '../../../ids.js';
+import { addExportJobSql } from '../../../jobs/export-jobs.js';
+import { parseInput } from '../../../validation.js';
+import { sqlSelectOf } from '../../kit/fields.js';
+import { listPage } from '../../kit/list-query.js';
+import type { ServiceDependencies } from '../../kit/module.js';
+import type { Page } from '../../kit/page.js';
+import { CONTENT_TYPES, FILE_EXTENSIONS } from './format.js';
+import { createExportSchema, exportList } from './input.js';
+import { exportSources } from './sources.js';
+import { Export, type ExportFormat } from './type.js';
+
+/** Chunks read per query while streaming a download (each a batch of rows, a few hundred KB). */
+const CHUNKS_PER_READ = 4;
+
+/** A file to answer with: its type, its name, its size and its bytes in order. */
+export interface ExportFile {
+  contentType: string;
+  filename: string;
+  size: number;
+  body: AsyncIterable<Buffer>;
+}
+
+const SELECT = sqlSelectOf(Export, 'Export');
+
+export class ExportService {
+  constructor(private readonly db: ServiceDependencies) {}
+
+  list(principal: Principal, args: unknown): Promise<Page<Export>> {
+    return listPage(this.db.pool, { table: 'Export', type: Export, list: exportList }, principal, args);
+  }
+
+  async get(principal: Principal, id: string): Promise<Export> {
+    if (!isWellFormedId('export', id)) throw notFound('Export');
+    const { rows } = await this.db.pool.query<Export>(
+      `select ${SELECT} from "Export" where id = $1 and "organizationId" = $2`,
+      [id, principal.organizationId],
+    );
+    if (!rows[0]) throw notFound('Export');
+    return rows[0];
+  }
+
+  /** Checks the resource and its filters against what is declared now, then queues the export. */
+  async create(principal: Principal, input: unknown): Promise<Export> {
+    const request = parseInput(createExportSchema, input);
+    const sources = exportSources();
+    const source = sources.get(request.resource);
+    if (!source) {
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `'resource' must be one of ${[...sources.keys()].sort().join(', ')}`,
+        'resource',
+      );
+    }
+    // Parsed under `filters` so that a problem names `filters.<name>`.
+    const { filters } = parseInput(z.object({ filters: source.filters }), { filters: request.filters ?? {} });
+    const { rows } = await this.db.pool.query<Export>(
+      `with created as (
+         insert into "Export" (id, "organizationId", resource, format, filters, "updatedAt")
+         values ($1, $2, $3, $4, $5::jsonb, now()) returning *),
+       queued as (select ${addExportJobSql('created.id')} from created)
+       select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`,
+      [newId('export'), principal.organizationId, source.name, request.format, JSON.stringify(filters)],
+    );
+    return rows[0]!;
+  }
+
+  /** The completed export's file; 409 before that. */
+  async download(principal: Principal, id: string): Promise<ExportFile> {
+    const found = await this.get(principal, id);
+    if (found.status !== 'completed') {
+      throw new DomainError('CONFLICT', `The export is ${found.status}: it can be downloaded once completed`);
+    }
+    const format = found.format as ExportFormat;
+    return {
+      contentType: CONTENT_TYPES[format],
+      filename: `${found.resource}-${found.id}.${FILE_EXTENSIONS[format]}`,
+      size: found.size,
+      body: this.chunks(found.id),
+    };
+  }
+
+  /** The file's chunks in order, a few at a time: never the whole file in memory. */
+  private async *chunks(id: string): AsyncIterable<Buffer> {
+    for (let next = 0; ; next += CHUNKS_PER_READ) {
+      const { rows } = await this.db.pool.query<{ data: Buffer }>(
+        `select data from "ExportChunk" where "exportId" = $1 and seq >= $2 order by seq limit ${CHUNKS_PER_READ}`,
+        [id, next],
+      );
+      for (const row of rows) yield row.data;
+      if (rows.length < CHUNKS_PER_READ) return;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+// What can be exported: every declared resource (kit/declared.ts, by its REST
+// path's last segment) and the events. Each source says its CSV columns (the
+// REST object's fields), its SELECT list (the REST object, built by PostgreSQL),
+// its filters (the list's own, page, limit and sort left out) and its WHERE.
+import { z } from 'zod';
+import { declaredResources } from '../../kit/declared.js';
+import { publicFieldsOf, qualifiedColumn, sqlSelectOf } from '../../kit/fields.js';
+import { whereOf, type SqlCondition } from '../../kit/list.js';
+import { eventFilterSchema } from '../event/service.js';
+
+export interface ExportSource {
+  name: string;
+  table: string;
+  /** The REST object's fields, in order: the CSV header. */
+  columns: readonly string[];
+  /** The SELECT list of the REST object. */
+  select: string;
+  /** Validates the filters; an unknown one is refused. */
+  filters: z.ZodType<Record<string, unknown>>;
+  /** The organization's rows narrowed by the parsed filters ($1 is the organization). */
+  where(organizationId: string, filters: Record<string, unknown>): SqlCondition;
+}
+
+/** The list schema's filters alone, closed: page, limit and sort mean nothing to a whole file. */
+function filtersOf(schema: z.ZodType): z.ZodType<Record<string, unknown>> {
+  const { page: _page, limit: _limit, sort: _sort, ...filters } = (schema as z.ZodObject).shape;
+  return z.strictObject(filters) as unknown as z.ZodType<Record<string, unknown>>;
+}
+
+const EVENT_FILTERS = filtersOf(eventFilterSchema);
+
+const eventsSource: ExportSource = {
+  name: 'events',
+  table: 'Event',
+  columns: ['id', 'type', 'created', 'data'],
+  select: `"Event".id, "Event".type, floor(extract(epoch from "Event"."createdAt"))::int as created, "Event".data`,
+  filters: EVENT_FILTERS,
+  // Exports need admin, which reads every event type.
+  where(organizationId, { type, since }) {
+    const params: unknown[] = [organizationId];
+    const conditions = [`"Event"."organizationId" = $1`];
+    if (type !== undefined) conditions.push(`"Event".type = $${params.push(type)}`);
+    if (since !== undefined) conditions.push(`"Event"."createdAt" >= to_timestamp($${params.push(since)})`);
+    return { sql: conditions.join(' and '), params };
+  },
+};
+
+/** Every source by name, read at call time: what is declared now. */
+export function exportSources(): Map<string, ExportSource> {
+  const sources = new Map<string, ExportSource>();
+  for (const [name, resource] of declaredResources()) {
+    const { table, type, list } = resource;
+    sources.set(name, {
+      name,
+      table,
+      columns: publicFieldsOf(type).map((field) => field.name),
+      select: sqlSelectOf(type, table),
+      filters: filtersOf(list.schema),
+      where: (organizationId, filters) => whereOf(list, organizationId, filters, table),
+    });
+  }
+  sources.set(eventsSource.name, eventsSource);
+  return sources;
+}
+
+/** The keyset of every source: (createdAt, id), oldest first. */
+export function keysetColumns(table: string): { at: string; id: string } {
+  return { at: qualifiedColumn(table, 'createdAt'), id: qualifiedColumn(table, 'id') };
+}

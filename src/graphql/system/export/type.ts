@@ -1,0 +1,66 @@
+// An export as the API shows it: what was asked, how far the worker is, and the file's size.
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Float, ObjectType } from 'type-graphql';
+import { z } from 'zod';
+import { oneOf, Public, type FieldKind } from '../../kit/fields.js';
+
+export const EXPORT_FORMATS = ['csv', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+
+/** A byte count (a bigint column): a Float in GraphQL, whose Int stops at 2^31. */
+const byteCountKind: FieldKind = {
+  graphql: () => Float,
+  schema: () => z.int().min(0),
+  sql: (c) => `${c}::float8`,
+  fromRow: (v) => Number(v),
+};
+
+/** A JSON object column, shown as it is. */
+const jsonObjectKind: FieldKind = {
+  graphql: () => GraphQLJSONObject,
+  schema: () => z.record(z.string(), z.unknown()),
+  sql: (c) => c,
+  fromRow: (v) => v,
+};
+
+@ObjectType({ simpleResolvers: true, description: "A file of one resource's rows, written by the worker." })
+export class Export {
+  @Public.id()
+  id!: string;
+
+  @Public.text({ description: 'The resource exported: the last segment of its REST path (contacts, events).' })
+  resource!: string;
+
+  @Public.of(oneOf(EXPORT_FORMATS), {
+    description: 'csv (RFC 4180, a header row) or json (newline-delimited: one REST object per line).',
+  })
+  format!: string;
+
+  @Public.of(jsonObjectKind, { description: "The resource's list filters the rows were chosen by." })
+  filters!: Record<string, unknown>;
+
+  @Public.of(oneOf(EXPORT_STATUSES), { description: 'The file can be downloaded once completed.' })
+  status!: string;
+
+  @Public.int({ description: 'Rows written so far.' })
+  rowsWritten!: number;
+
+  @Public.int({ nullable: true, description: 'Rows the file will hold, once the worker has counted them.' })
+  rowsTotal!: number | null;
+
+  @Public.of(byteCountKind, { description: 'Bytes written so far; the file size once completed.' })
+  size!: number;
+
+  @Public.text({ nullable: true, description: 'Why the export failed.' })
+  failureReason!: string | null;
+
+  @Public.timestamp({ nullable: true })
+  completedAt!: string | null;
+
+  @Public.timestamp()
+  createdAt!: string;
+
+  @Public.timestamp()
+  updatedAt!: string;
+}

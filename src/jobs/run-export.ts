@@ -1,0 +1,146 @@
+// The run_export task: writes an export's file into "ExportChunk" rows, a batch
+// of rows per chunk, in keyset order (createdAt, id). The rows are read in one
+// REPEATABLE READ transaction, so the file is one moment's data and rowsTotal
+// (counted first, in that snapshot) is exact; each chunk is written with the
+// export's progress in one statement on another connection, so GET shows it at
+// once. Memory holds one batch, whatever the table's size. A run that dies is
+// started again from nothing by graphile-worker's next attempt; after the last,
+// the export is failed with the reason.
+import type { Task } from 'graphile-worker';
+import type pg from 'pg';
+import { DomainError } from '../errors.js';
+// Resources declare themselves when their area loads; a worker process of its own loads them here.
+import '../graphql/modules.js';
+import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { rowWriter } from '../graphql/system/export/format.js';
+import { exportSources, keysetColumns, type ExportSource } from '../graphql/system/export/sources.js';
+import { Export, type ExportFormat } from '../graphql/system/export/type.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import { EVENT_INSERT_COLUMNS } from './events.js';
+import type { ExportJob } from './export-jobs.js';
+
+/** Rows per batch, and so per chunk (a few hundred KB of CSV). */
+export const EXPORT_BATCH_ROWS = 1_000;
+
+interface ExportRow {
+  id: string;
+  organizationId: string;
+  resource: string;
+  format: ExportFormat;
+  filters: Record<string, unknown>;
+  status: string;
+}
+
+/** A failure no retry mends (the resource is no longer declared, its filters no longer valid). */
+class ExportRefused extends Error {}
+
+const KEYSET_AT = '_keysetAt';
+
+const WRITE_CHUNK = `with chunk as (insert into "ExportChunk" ("exportId", seq, data) values ($1, $2, $3))
+  update "Export" set "rowsWritten" = "rowsWritten" + $4, size = size + $5, "updatedAt" = now() where id = $1`;
+
+/** Completes the export and raises export.completed (data.object: the export as GET shows it) in one statement. */
+const COMPLETE = `with done as (
+    update "Export" set status = 'completed', "completedAt" = now(), "updatedAt" = now()
+    where id = $1 and status = 'running' returning *)
+  insert into "Event" (${EVENT_INSERT_COLUMNS})
+  select $2, "Export"."organizationId", 'export.completed',
+         jsonb_build_object('object', (select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown))
+  from done as "Export"`;
+
+function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<string, unknown> } {
+  const source = exportSources().get(row.resource);
+  if (!source) throw new ExportRefused(`The resource ${row.resource} can no longer be exported`);
+  const parsed = source.filters.safeParse(row.filters);
+  if (!parsed.success) throw new ExportRefused(`The filters are no longer valid for ${row.resource}`);
+  return { source, filters: parsed.data };
+}
+
+/** Writes the export's file; answers false when there was nothing to do (gone, or already completed). */
+export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXPORT_BATCH_ROWS): Promise<boolean> {
+  const reader = await pool.connect();
+  try {
+    await reader.query('begin isolation level repeatable read read only');
+    const found = await reader.query<ExportRow>(
+      `select id, "organizationId", resource, format, filters, status from "Export" where id = $1`,
+      [exportId],
+    );
+    const row = found.rows[0];
+    if (!row || row.status === 'completed') return false;
+    const { source, filters } = sourceOf(row);
+    const where = source.where(row.organizationId, filters);
+    const table = `"${source.table}"`;
+    const counted = await reader.query<{ total: number }>(
+      `select count(*)::int as total from ${table} where ${where.sql}`,
+      where.params,
+    );
+    await pool.query(`delete from "ExportChunk" where "exportId" = $1`, [exportId]);
+    await pool.query(
+      `update "Export" set status = 'running', "rowsTotal" = $2, "rowsWritten" = 0, size = 0, "failureReason" = null,
+         "startedAt" = now(), "updatedAt" = now() where id = $1`,
+      [exportId, counted.rows[0]!.total],
+    );
+
+    const writer = rowWriter(row.format, source.columns);
+    const keyset = keysetColumns(source.table);
+    const n = where.params.length;
+    const first = `select ${source.select}, ${keyset.at}::text as "${KEYSET_AT}" from ${table} where ${where.sql}`;
+    const order = `order by ${keyset.at}, ${keyset.id} limit ${batchRows}`;
+    let after: [string, string] | undefined;
+    for (let seq = 0; ; seq++) {
+      const batch = after
+        ? await reader.query(
+            `${first} and (${keyset.at}, ${keyset.id}) > ($${n + 1}::timestamptz, $${n + 2}) ${order}`,
+            [...where.params, ...after],
+          )
+        : await reader.query(`${first} ${order}`, where.params);
+      const rows = batch.rows as Record<string, unknown>[];
+      const last = rows.at(-1);
+      if (last) after = [last[KEYSET_AT] as string, last.id as string];
+      for (const r of rows) delete r[KEYSET_AT];
+      const bytes = Buffer.from((seq === 0 ? writer.header() : '') + writer.rows(rows), 'utf8');
+      if (seq === 0 || bytes.length > 0) {
+        await pool.query(WRITE_CHUNK, [exportId, seq, bytes, rows.length, bytes.length]);
+      }
+      if (rows.length < batchRows) break;
+    }
+    await reader.query('commit');
+    await pool.query(COMPLETE, [exportId, newId('event')]);
+    return true;
+  } finally {
+    await reader.query('rollback').catch(() => {});
+    reader.release();
+  }
+}
+
+async function markFailed(pool: pg.Pool, exportId: string, reason: string): Promise<void> {
+  await pool.query(
+    `update "Export" set status = 'failed', "failureReason" = $2, "updatedAt" = now() where id = $1 and status <> 'completed'`,
+    [exportId, reason],
+  );
+}
+
+export interface ExportTaskDependencies {
+  pool: pg.Pool;
+  logger: Logger;
+  batchRows?: number;
+}
+
+export function runExportTask({ pool, logger, batchRows }: ExportTaskDependencies): Task {
+  return async (payload, helpers) => {
+    const { exportId } = payload as ExportJob;
+    try {
+      await runExport(pool, exportId, batchRows);
+    } catch (error) {
+      const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+      if (error instanceof ExportRefused || error instanceof DomainError) {
+        await markFailed(pool, exportId, error.message);
+        return;
+      }
+      logger.error({ err: error, exportId, attempt: helpers.job.attempts }, 'export failed');
+      if (!lastAttempt) throw error;
+      await markFailed(pool, exportId, 'The export failed; an internal error was logged. Create it again.');
+    }
+  };
+}

@@ -1,0 +1,92 @@
+import 'reflect-metadata';
+// The worker's memory while it exports: its peak RSS (VmHWM) after a 10,000-row
+// and after a 100,000-row export, in a worker process of its own. The numbers
+// are printed (README, Exports); the test holds that ten times the rows do not
+// take memory in proportion (a batch at a time, never the table).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './support/fixtures.js';
+import { eventually } from './support/receiver.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const KEY = Buffer.alloc(32, 12).toString('base64');
+const server = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_KEY: KEY });
+let worker: ChildProcess | undefined;
+let pool: pg.Pool;
+beforeAll(() => void (pool = new pg.Pool({ connectionString: server.databaseUrl, max: 2 })));
+afterAll(async () => {
+  if (worker?.exitCode === null) worker.kill('SIGKILL');
+  await pool?.end();
+});
+
+/** VmHWM (peak) and VmRSS of a process, in MiB. */
+function memoryOf(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]) / 1024;
+  return { peak: Math.round(kib('VmHWM')), now: Math.round(kib('VmRSS')) };
+}
+
+async function insertContacts(organizationId: string, from: number, to: number) {
+  await pool.query(
+    `insert into "Contact" (id, "organizationId", email, "firstName", "lastName", company, phone, tags, "createdAt", "updatedAt")
+     select 'con_' || lpad(to_hex(i), 26, '0'), $1, 'm' || i || '@bulk.example', 'First ' || i, 'Last ' || i,
+            'Company ' || (i % 13), '+1555' || i, array['a', 'b'], timestamptz '2024-01-01Z' + i * interval '1 ms', now()
+     from generate_series($2::int, $3::int) as i`,
+    [organizationId, from, to],
+  );
+}
+
+async function exportAll(key: string, format: string): Promise<void> {
+  const created = await server.rest('POST', '/v1/exports', { key, body: { resource: 'contacts', format } });
+  expect(created.status, created.text).toBe(202);
+  await eventually(async () => {
+    const res = await server.rest('GET', `/v1/exports/${created.body.id}`, { key });
+    expect(res.body.status).not.toBe('failed');
+    return res.body.status === 'completed';
+  }, 240_000);
+}
+
+describe("the worker's memory during an export", () => {
+  it('peaks about the same for 10,000 and 100,000 rows', async () => {
+    const small = await server.org();
+    const large = await server.org();
+    await insertContacts(small.id, 1, 10_000);
+    await insertContacts(large.id, 10_001, 110_000);
+    let output = '';
+    worker = spawn(process.execPath, ['--import', 'tsx', 'src/jobs/main.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? ROOT,
+        NODE_ENV: 'test',
+        DATABASE_URL: server.databaseUrl,
+        WEBHOOK_SECRET_KEY: KEY,
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await eventually(async () => /worker (started|running)/.test(output), 60_000);
+    const pid = worker.pid!;
+    const idle = memoryOf(pid);
+    await exportAll(await small.key(['admin']), 'csv');
+    const after10k = memoryOf(pid);
+    const largeKey = await large.key(['admin']);
+    await exportAll(largeKey, 'csv');
+    const after100k = memoryOf(pid);
+    await exportAll(largeKey, 'json');
+    const after100kJson = memoryOf(pid);
+    console.log(
+      `worker RSS in MiB (VmHWM = peak so far, VmRSS = now): idle ${JSON.stringify(idle)}, ` +
+        `after 10,000-row CSV ${JSON.stringify(after10k)}, after 100,000-row CSV ${JSON.stringify(after100k)}, ` +
+        `after 100,000-row NDJSON ${JSON.stringify(after100kJson)}`,
+    );
+    // Measured: 10,000 rows 212 MiB, 100,000 rows 264 MiB at peak (RSS back to 204 after): garbage not yet
+    // collected, not rows kept; the whole table would take several hundred MB more.
+    expect(after100kJson.peak - after10k.peak).toBeLessThan(100);
+  }, 600_000);
+});

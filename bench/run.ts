@@ -58,6 +58,10 @@ const PROFILE_DIR = path.join(DATA_DIR, 'profiles');
 const DATABASE = 'bp_bench';
 const CONTACTS = 10_000;
 const DEALS = 10_000;
+const EMPLOYEES = 10_000;
+const INVOICES = 10_000;
+/** What the bench's keys may do: every area it measures. */
+const SCOPES = ['crm:read', 'crm:write', 'hr:read', 'hr:write', 'finance:read', 'finance:write'] as const;
 const CONNECTIONS = 32;
 const WRK_THREADS = 1;
 const PIN = process.env.BENCH_PIN === '1';
@@ -108,9 +112,17 @@ const ALL_SCENARIOS: Scenario[] = [
       title: 'Bench [<id>]',
       amount: 1250000,
       currency: 'GBP',
-      contactId: 'con_seed0000000000000000000001',
       expectedCloseDate: '2027-03-31',
     }),
+    cpuTarget: 2,
+  },
+  { name: 'GET invoices list', method: 'GET', path: '/v1/finance/invoices?page=1&limit=50', cpuTarget: 1.5 },
+  {
+    name: 'POST payment create',
+    method: 'POST',
+    path: '/v1/finance/payments',
+    cleanup: `delete from "Payment" where reference like 'Bench check-%'`,
+    body: JSON.stringify({ amount: 2500, currency: 'EUR', method: 'card', reference: 'Bench [<id>]' }),
     cpuTarget: 2,
   },
   { name: 'GET employees list', method: 'GET', path: '/v1/hr/employees?page=1&limit=50', cpuTarget: 1.5 },
@@ -137,7 +149,7 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
 
 type Server = ChildServer<'service' | 'baseline' | 'express'>;
 
-/** An organization, its API keys (crm:read crm:write; admin), CONTACTS contacts and DEALS deals. */
+/** An organization, its API keys (SCOPES; admin), and its contacts, deals, employees and invoices. */
 async function seed(url: string): Promise<{ key: string; adminKey: string; unsubscribedKey: string }> {
   const clients = connectDatabase(url, 2);
   const services = createServices(clients);
@@ -149,7 +161,7 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
     });
     const { key } = await services.apiKeys.create(operatorPrincipal(organization.id), {
       name: 'bench',
-      scopes: ['crm:read', 'crm:write'],
+      scopes: [...SCOPES],
     });
     const admin = await services.apiKeys.create(operatorPrincipal(organization.id), {
       name: 'bench admin',
@@ -179,11 +191,32 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
               lateral (select (array['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'])[1 + i % 6] as stage) as s`,
         [organization.id, DEALS, CONTACTS],
       );
+      await client.query(
+        `insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", department,
+                                 "startDate", salary, currency, "createdAt", "updatedAt")
+         select 'emp_seed' || lpad(i::text, 22, '0'), $1, 'First' || i, 'Last' || i, 'employee' || i || '@seed.example',
+                'Engineer', 'Dept ' || (i % 20), date '2020-01-01' + i % 1000, 5000000 + i * 100, 'USD', at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
+        [organization.id, EMPLOYEES],
+      );
+      await client.query(
+        `insert into "Invoice" (id, "organizationId", number, "contactId", currency, "issueDate", "dueDate", lines,
+                                notes, subtotal, total, "amountPaid", status, "createdAt", "updatedAt")
+         select 'inv_seed' || lpad(i::text, 22, '0'), $1, 'INV-' || lpad(i::text, 6, '0'),
+                'con_seed' || lpad((1 + (i * 31) % $3::int)::text, 22, '0'), 'EUR', date '2026-01-01' + i % 365,
+                date '2026-01-31' + i % 365,
+                jsonb_build_array(jsonb_build_object('description', 'Work ' || i, 'quantity', 1.5, 'unitAmount', 10000,
+                                                     'amount', 15000)), null, 15000, 15000, 0, 'open', at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
+        [organization.id, INVOICES, CONTACTS],
+      );
       await client.query('analyze');
     });
     // The baselines create their contacts here: no webhook fan-out for them, so the
     // service's creates, which pay for theirs, are compared with creates that do not.
-    const unsubscribed = await createBenchOrganization(url, 'Bench, no webhooks', ['crm:read', 'crm:write']);
+    const unsubscribed = await createBenchOrganization(url, 'Bench, no webhooks', [...SCOPES]);
     return { key, adminKey: admin.key, unsubscribedKey: unsubscribed.key };
   } finally {
     await clients.prisma.$disconnect();

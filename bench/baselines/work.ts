@@ -36,6 +36,16 @@ const EMPLOYEE_COLUMNS = `id, "firstName", "lastName", email, "jobTitle", depart
   to_char("startDate", 'YYYY-MM-DD') as "startDate", salary::float8 as salary, currency, phone, status,
   to_char("endDate", 'YYYY-MM-DD') as "endDate", ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
+// Lines as json (not jsonb) so their keys keep the order the service's GraphQL selection gives them.
+const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate", 'YYYY-MM-DD') as "issueDate",
+  to_char("dueDate", 'YYYY-MM-DD') as "dueDate",
+  (select json_agg(json_build_object('description', l->'description', 'quantity', l->'quantity',
+     'unitAmount', l->'unitAmount', 'amount', l->'amount')) from jsonb_array_elements(lines) l) as lines,
+  notes, subtotal::float8 as subtotal, total::float8 as total, "amountPaid"::float8 as "amountPaid",
+  (total - "amountPaid")::float8 as "amountDue", status, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+const PAYMENT_COLUMNS = `id, "invoiceId", amount::float8 as amount, currency, method, ${iso('"receivedAt"')} as "receivedAt",
+  reference, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -93,6 +103,7 @@ export const LISTS: Record<string, ListSource> = {
   '/v1/crm/contacts': { table: 'Contact', columns: CONTACT_COLUMNS, scope: 'crm:read' },
   '/v1/crm/deals': { table: 'Deal', columns: DEAL_COLUMNS, scope: 'crm:read' },
   '/v1/hr/employees': { table: 'Employee', columns: EMPLOYEE_COLUMNS, scope: 'hr:read' },
+  '/v1/finance/invoices': { table: 'Invoice', columns: INVOICE_COLUMNS, scope: 'finance:read' },
 };
 
 /** One page of the organization's rows, oldest first, with its total as the count triggers keep it. */
@@ -268,6 +279,37 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
   return rows[0] as object;
 }
 
+const METHODS = new Set(['card', 'bank_transfer', 'cash', 'other']);
+
+/** An unallocated payment (no invoice to lock): the row and payment.received in one statement. */
+async function createPayment(organizationId: string, body: Record<string, unknown>) {
+  if (!Number.isSafeInteger(body.amount) || (body.amount as number) < 1) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'amount must be a positive whole number of minor units');
+  }
+  if (!METHODS.has(body.method as string)) throw new HttpError(400, 'VALIDATION_ERROR', 'method is not known');
+  const { rows } = await pool.query({
+    name: 'payment_insert',
+    text: `with payment as (
+             insert into "Payment" (id, "organizationId", amount, currency, method, "receivedAt", reference, "updatedAt")
+             values ($1, $2, $3, $4, $5, now(), $6, now()) returning ${PAYMENT_COLUMNS}
+           ), event as (
+             insert into "Event" (id, "organizationId", type, data)
+             select $7, $2, 'payment.received', jsonb_build_object('object', to_jsonb(payment)) from payment
+           )
+           select * from payment`,
+    values: [
+      `pmt_${ulid().toLowerCase()}`,
+      organizationId,
+      body.amount,
+      currencyOf(body, true),
+      body.method,
+      optionalText(body, 'reference'),
+      `evt_${ulid().toLowerCase()}`,
+    ],
+  });
+  return rows[0] as object;
+}
+
 interface CreateRoute {
   scope: string;
   create: (organizationId: string, body: Record<string, unknown>) => Promise<object>;
@@ -278,4 +320,5 @@ export const CREATES: Record<string, CreateRoute> = {
   '/v1/crm/contacts': { scope: 'crm:write', create: createContact },
   '/v1/crm/deals': { scope: 'crm:write', create: createDeal },
   '/v1/hr/employees': { scope: 'hr:write', create: createEmployee },
+  '/v1/finance/payments': { scope: 'finance:write', create: createPayment },
 };

@@ -151,6 +151,39 @@ describe('GET /metrics after traffic', () => {
 
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
+
+  it('shows exports by status, and the progress of those running', async () => {
+    const before = await scrape();
+    const org = await server.org();
+    const admin = await org.key(['admin']);
+    const created = await server.rest('POST', '/v1/exports', {
+      key: admin,
+      body: { resource: 'contacts', format: 'csv' },
+    });
+    expect(created.status, created.text).toBe(202);
+    await eventually(
+      async () =>
+        (await server.rest('GET', `/v1/exports/${created.body.id}`, { key: admin })).body.status === 'completed',
+    );
+    // A running export, caught half-way (a real one runs too fast to be seen running).
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `insert into "Export" (id, "organizationId", resource, format, status, "rowsWritten", "rowsTotal", "updatedAt")
+         values ('xpt_metrics0000000000000000000', $1, 'contacts', 'csv', 'running', 10, 40, now())`,
+        [org.id],
+      );
+      const after = await scrape();
+      expect(moved(before, after, 'exports', { status: 'completed' })).toBe(1);
+      expect(moved(before, after, 'exports', { status: 'running' })).toBe(1);
+      expect(moved(before, after, 'export_rows', { of: 'written' })).toBe(10);
+      expect(moved(before, after, 'export_rows', { of: 'total' })).toBe(40);
+    } finally {
+      await client.query(`delete from "Export" where id = 'xpt_metrics0000000000000000000'`);
+      await client.end();
+    }
+  });
 });
 
 describe('who may read them', () => {

@@ -112,3 +112,38 @@ new client.Gauge({
     if (rows[0]) this.set(rows[0].count);
   },
 });
+
+// Exports (src/jobs/run-export.ts) by status, and the rows written and to write of those running.
+const EXPORTS_SQL = `select status, count(*)::int as count, coalesce(sum("rowsWritten"), 0)::float8 as written,
+    coalesce(sum("rowsTotal"), 0)::float8 as total
+  from "Export" group by status`;
+
+new client.Gauge({
+  name: 'exports',
+  help: 'Exports by status (pending, running, completed, failed), every organization',
+  labelNames: ['status'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const pool = queues.values().next().value;
+    if (!pool) return;
+    const rows = await scrapeQuery<{ status: string; count: number }>(pool, EXPORTS_SQL);
+    for (const row of rows) this.set({ status: row.status }, row.count);
+  },
+});
+
+new client.Gauge({
+  name: 'export_rows',
+  help: 'Progress of the running exports: rows written so far and rows to write (their rowsTotal), summed',
+  labelNames: ['of'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const pool = queues.values().next().value;
+    if (!pool) return;
+    const rows = await scrapeQuery<{ status: string; written: number; total: number }>(pool, EXPORTS_SQL);
+    const running = rows.find((row) => row.status === 'running');
+    this.set({ of: 'written' }, running?.written ?? 0);
+    this.set({ of: 'total' }, running?.total ?? 0);
+  },
+});

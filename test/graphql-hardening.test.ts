@@ -307,9 +307,10 @@ function sampleVariables(schema: GraphQLSchema, source: string): Record<string, 
       return Object.fromEntries(Object.values(type.getFields()).map((f) => [f.name, sample(f.type, f.name)]));
     }
     if (isEnumType(type)) return type.getValues()[0]!.value;
-    if (isScalarType(type) && ['Int', 'SafeInt'].includes(type.name)) return name === 'limit' ? 100 : 1;
+    if (isScalarType(type) && ['Int', 'SafeInt', 'Float'].includes(type.name)) return name === 'limit' ? 100 : 1;
     if (isScalarType(type) && type.name === 'Boolean') return true;
     if (isScalarType(type) && type.name === 'JSONObject') return {};
+    if (isScalarType(type) && type.name === 'DateTime') return '2100-01-01T00:00:00.000Z';
     return name === 'expiresAt' ? '2100-01-01T00:00:00.000Z' : 'x';
   };
   const operation = parse(source).definitions[0] as OperationDefinitionNode;

@@ -84,7 +84,38 @@ async function seed(key: string, tag: string, { records, people }: { records: nu
       contactId: i % 3 ? contact.id : null,
       stage: i % 2 ? 'qualified' : 'lead',
     });
+    // HR and finance: an employee with attendance and leave, an expense, an invoice to the contact, a payment.
+    const employee = await call('POST', `${prefix}/hr/employees`, key, {
+      firstName: `First ${i}`,
+      lastName: `Last ${tag}`,
+      email: `employee-${tag}-${i}@example.com`,
+      salary: 5_000_000 + i,
+      currency: 'USD',
+    });
+    const attendance = await call('POST', `${prefix}/hr/attendance`, key, { employeeId: employee.id });
+    if (i % 2) await call('POST', `${prefix}/hr/attendance/${attendance.id}/clock-out`, key, {});
+    await call('POST', `${prefix}/hr/leave-requests`, key, {
+      employeeId: employee.id,
+      type: 'vacation',
+      from: '2027-01-04',
+      to: '2027-01-08',
+    });
+    await call('POST', `${prefix}/finance/expenses`, key, {
+      employeeId: employee.id,
+      amount: 100 + i,
+      currency: 'EUR',
+      category: 'travel',
+      incurredOn: '2026-03-14',
+    });
+    const invoice = await call('POST', `${prefix}/finance/invoices`, key, {
+      contactId: contact.id,
+      currency: 'USD',
+      lines: [{ description: `Work ${i}`, quantity: 2, unitAmount: 5_000 }],
+    });
+    if (i % 2) await call('POST', `${prefix}/finance/invoices/${invoice.id}/open`, key, {});
+    await call('POST', `${prefix}/finance/payments`, key, { amount: 100 + i, currency: 'USD', method: 'card' });
   }
+  await call('POST', `${prefix}/hr/payroll-runs`, key, { periodStart: '2026-01-01', periodEnd: '2026-01-31' });
   for (let i = 0; i < people; i++) {
     await call('POST', `${prefix}/users`, key, {
       email: `user-${tag}-${i}@example.com`,

@@ -28,7 +28,9 @@ import {
   type RaisedEvent,
 } from './store.js';
 
-const FOREIGN_KEY_VIOLATION = '23503';
+// A reference refused: foreign_key_violation, or restrict_violation, which PostgreSQL 18
+// raises for ON DELETE RESTRICT where earlier versions raised the former.
+const REFERENCE_VIOLATIONS = new Set(['23503', '23001']);
 
 /** A page of a relation: the records of each key (for `Contact.deals(page, limit)`). */
 export interface RelationPage {
@@ -330,7 +332,7 @@ export class ResourceService<T extends { id: string }> {
   private refusal(error: unknown): DomainError | undefined {
     const conflict = this.resource.unique && uniqueConflict(error, this.resource.unique);
     if (conflict) return conflict;
-    if (error instanceof pg.DatabaseError && error.code === FOREIGN_KEY_VIOLATION) {
+    if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
       const entry = Object.entries(this.resource.references ?? {}).find(([field]) =>
         error.constraint?.includes(`_${field}_`),
       );

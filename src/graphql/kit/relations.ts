@@ -86,3 +86,28 @@ export function referringField<S extends { id: string }>(options: {
     ),
   );
 }
+
+/** A reference read both ways: `<from>.<name>` and, when `inverse` is given, `<target>.<inverse.name>(page, limit)`. */
+export interface Relation<S, T extends { id: string }> {
+  field: keyof S & string;
+  name: string;
+  target: Resource<T>;
+  description?: string;
+  inverse?: { name: string; description: string };
+}
+
+/** A declared resource's module with the relation fields of its references added to its resolvers. */
+export function withRelations<S extends { id: string }, M extends { resolvers: unknown[] }>(
+  defined: { resource: Resource<S>; module: M },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each relation has its own target type
+  ...relations: Relation<S, any>[]
+): M {
+  const { resource } = defined;
+  const fields = relations.flatMap(({ field, name, target, description, inverse }) => [
+    referenceField({ on: resource, field, name, target, description }),
+    ...(inverse
+      ? [referringField({ on: target, name: inverse.name, source: resource, field, description: inverse.description })]
+      : []),
+  ]);
+  return { ...defined.module, resolvers: [...defined.module.resolvers, ...fields] };
+}

@@ -3,7 +3,7 @@
 // the same organization. Deal.contact and Contact.deals live here, beside the
 // deals, so the contact folder knows nothing of deals.
 import { defineResource } from '../../kit/define-resource.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { contacts } from '../contact/index.js';
 import { dealInput, dealList } from './input.js';
@@ -38,23 +38,10 @@ export const deals = defineResource({
   },
 });
 
-export const dealModule = {
-  ...deals.module,
-  resolvers: [
-    ...deals.module.resolvers,
-    referenceField({
-      on: deals.resource,
-      field: 'contactId',
-      name: 'contact',
-      target: contacts.resource,
-      description: 'The contact, if any (null once it is deleted).',
-    }),
-    referringField({
-      on: contacts.resource,
-      name: 'deals',
-      source: deals.resource,
-      field: 'contactId',
-      description: "The contact's deals, oldest first.",
-    }),
-  ],
-};
+export const dealModule = withRelations(deals, {
+  field: 'contactId',
+  name: 'contact',
+  target: contacts.resource,
+  description: 'The contact, if any (null once it is deleted).',
+  inverse: { name: 'deals', description: "The contact's deals, oldest first." },
+});

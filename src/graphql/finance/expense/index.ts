@@ -3,7 +3,7 @@
 // edited, and each move after the draft raises its event and stamps its time.
 import { employees } from '../../hr/employee/index.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { expenseInput, expenseList, rejectInput } from './input.js';
@@ -65,18 +65,10 @@ export const expenses = defineResource({
   },
 });
 
-export const expenseModule = {
-  ...expenses.module,
-  resolvers: [
-    ...expenses.module.resolvers,
-    // Reading the employee needs hr:read; an employee's expenses need finance:read.
-    referenceField({ on: expenses.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
-    referringField({
-      on: employees.resource,
-      name: 'expenses',
-      source: expenses.resource,
-      field: 'employeeId',
-      description: "The employee's expenses, oldest first.",
-    }),
-  ],
-};
+// Reading the employee needs hr:read; an employee's expenses need finance:read.
+export const expenseModule = withRelations(expenses, {
+  field: 'employeeId',
+  name: 'employee',
+  target: employees.resource,
+  inverse: { name: 'expenses', description: "The employee's expenses, oldest first." },
+});

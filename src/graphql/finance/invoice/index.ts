@@ -8,7 +8,7 @@ import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
-import { referenceField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { invoiceAmounts, type LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
@@ -104,10 +104,8 @@ export const invoices = defineResource({
   },
 });
 
-export const invoiceModule = {
-  ...invoices.module,
-  resolvers: [
-    ...invoices.module.resolvers,
-    referenceField({ on: invoices.resource, field: 'contactId', name: 'contact', target: contacts.resource }),
-  ],
-};
+export const invoiceModule = withRelations(invoices, {
+  field: 'contactId',
+  name: 'contact',
+  target: contacts.resource,
+});

@@ -9,7 +9,7 @@ import { sqlSelectOf } from '../../kit/fields.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { previousAttributes } from '../../kit/records.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW, updateRecordFromRule } from '../../kit/store.js';
 import { invoices } from '../invoice/index.js';
@@ -68,17 +68,9 @@ export const payments = defineResource({
   },
 });
 
-export const paymentModule = {
-  ...payments.module,
-  resolvers: [
-    ...payments.module.resolvers,
-    referenceField({ on: payments.resource, field: 'invoiceId', name: 'invoice', target: invoices.resource }),
-    referringField({
-      on: invoices.resource,
-      name: 'payments',
-      source: payments.resource,
-      field: 'invoiceId',
-      description: 'The payments against the invoice, oldest first.',
-    }),
-  ],
-};
+export const paymentModule = withRelations(payments, {
+  field: 'invoiceId',
+  name: 'invoice',
+  target: invoices.resource,
+  inverse: { name: 'payments', description: 'The payments against the invoice, oldest first.' },
+});

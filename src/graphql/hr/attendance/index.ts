@@ -6,7 +6,7 @@
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employees } from '../employee/index.js';
 import { attendanceInput, attendanceList, clockOutInput } from './input.js';
@@ -100,17 +100,9 @@ export const attendance = defineResource({
   },
 });
 
-export const attendanceModule = {
-  ...attendance.module,
-  resolvers: [
-    ...attendance.module.resolvers,
-    referenceField({ on: attendance.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
-    referringField({
-      on: employees.resource,
-      name: 'attendance',
-      source: attendance.resource,
-      field: 'employeeId',
-      description: "The employee's attendance records, oldest first.",
-    }),
-  ],
-};
+export const attendanceModule = withRelations(attendance, {
+  field: 'employeeId',
+  name: 'employee',
+  target: employees.resource,
+  inverse: { name: 'attendance', description: "The employee's attendance records, oldest first." },
+});

@@ -3,7 +3,7 @@
 // no cycle through this one, and termination ends on a day not before the start.
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employeeInput, employeeList, terminateInput } from './input.js';
 import { Employee } from './type.js';
@@ -78,17 +78,9 @@ export const employees = defineResource({
   },
 });
 
-export const employeeModule = {
-  ...employees.module,
-  resolvers: [
-    ...employees.module.resolvers,
-    referenceField({ on: employees.resource, field: 'managerId', name: 'manager', target: employees.resource }),
-    referringField({
-      on: employees.resource,
-      name: 'reports',
-      source: employees.resource,
-      field: 'managerId',
-      description: "The employee's direct reports, oldest first.",
-    }),
-  ],
-};
+export const employeeModule = withRelations(employees, {
+  field: 'managerId',
+  name: 'manager',
+  target: employees.resource,
+  inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
+});

@@ -5,7 +5,7 @@
 // row, so two concurrent approvals of overlapping requests cannot both pass).
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { referenceField, referringField } from '../../kit/relations.js';
+import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { employees } from '../employee/index.js';
@@ -81,17 +81,9 @@ export const leaveRequests = defineResource({
   },
 });
 
-export const leaveRequestModule = {
-  ...leaveRequests.module,
-  resolvers: [
-    ...leaveRequests.module.resolvers,
-    referenceField({ on: leaveRequests.resource, field: 'employeeId', name: 'employee', target: employees.resource }),
-    referringField({
-      on: employees.resource,
-      name: 'leaveRequests',
-      source: leaveRequests.resource,
-      field: 'employeeId',
-      description: "The employee's leave requests, oldest first.",
-    }),
-  ],
-};
+export const leaveRequestModule = withRelations(leaveRequests, {
+  field: 'employeeId',
+  name: 'employee',
+  target: employees.resource,
+  inverse: { name: 'leaveRequests', description: "The employee's leave requests, oldest first." },
+});

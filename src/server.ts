@@ -10,6 +10,7 @@ import type { DatabaseUrls } from './db/server.js';
 import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
+import { dashboardRouter } from './dashboard/router.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
 import { identifyClient } from './http/authenticate.js';
@@ -117,6 +118,9 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.use('/oauth', ...guards, oauth, oauthErrorHandler(logger));
   app.use(...guards);
   app.get('/.well-known/oauth-authorization-server', metadataHandler(config.publicUrl));
+  // The dashboard (browser pages over /graphql with the sign-in session), the service's front door.
+  app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
+  app.use('/dashboard', dashboardRouter({ sessions: services.sessions }));
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;

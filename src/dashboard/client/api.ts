@@ -1,0 +1,60 @@
+// The dashboard's only way to the server: one GraphQL operation per call to
+// /graphql, with the session cookie (sent by the browser) and the CSRF token
+// the page was served with. Errors come back as ApiError, keeping the field the
+// server named, so a form can show the message beside that field.
+
+const csrfToken = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** The server's code: VALIDATION_ERROR, NOT_FOUND, CONFLICT, FORBIDDEN, UNAUTHORIZED… */
+    readonly code: string,
+    /** The input field the error is about, when the server names one. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Listeners told when the session has ended (expired, signed out elsewhere, rights changed). */
+const sessionEndedListeners = new Set<() => void>();
+
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+interface GraphQLError {
+  message: string;
+  extensions?: { code?: string; field?: string };
+}
+
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch('/graphql', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken },
+      body: JSON.stringify({ query, variables }),
+    });
+  } catch {
+    throw new ApiError('The server could not be reached. Check your connection and try again.', 'NETWORK');
+  }
+  let body: { data?: T; errors?: GraphQLError[] };
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    throw new ApiError(`The server answered ${response.status} without a readable body.`, 'INTERNAL_ERROR');
+  }
+  const error = body.errors?.[0];
+  if (error) {
+    const code = error.extensions?.code ?? 'INTERNAL_ERROR';
+    if (response.status === 401 || code === 'UNAUTHORIZED' || code === 'UNAUTHENTICATED') {
+      sessionEndedListeners.forEach((listener) => listener());
+    }
+    throw new ApiError(error.message, code, error.extensions?.field);
+  }
+  return body.data as T;
+}

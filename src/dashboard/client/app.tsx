@@ -1,0 +1,158 @@
+// The dashboard's frame: who is signed in (the viewer query), the navigation
+// of each section the viewer may see, the page of the current path, and a
+// clear message when the session has ended.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { onSessionEnded } from './api.js';
+import { dataSection } from './pages/data/section.js';
+import { developersSection } from './pages/developers/section.js';
+import { HomePage } from './pages/home.js';
+import { settingsSection } from './pages/settings/section.js';
+import { BASE, match, useLocation } from './route.js';
+import { can, type Route, type Section, type Viewer } from './section.js';
+import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
+
+const SECTIONS: Section[] = [dataSection, settingsSection, developersSection];
+const HOME: Route = { path: '/', page: HomePage };
+
+const VIEWER = `query Viewer {
+  viewer { user { id email name role } organization { id name } scopes credentialType }
+}`;
+
+const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+
+export function App() {
+  const viewer = useQuery<{ viewer: Viewer }>(VIEWER);
+  const [sessionEnded, setSessionEnded] = useState(false);
+  useEffect(() => onSessionEnded(() => setSessionEnded(true)), []);
+  if (sessionEnded) return <SessionEnded />;
+  if (viewer.error) return <ErrorMessage error={viewer.error} />;
+  if (!viewer.data) return <Loading />;
+  return <Frame viewer={viewer.data.viewer} />;
+}
+
+function SessionEnded() {
+  return (
+    <main class="session-ended">
+      <h1>Your session has ended</h1>
+      <p role="alert">You were signed out (the session expired or your access changed). Nothing you saved is lost.</p>
+      <p>
+        <a class="button" href={location.pathname + location.search}>
+          Sign in again
+        </a>
+      </p>
+    </main>
+  );
+}
+
+function Frame({ viewer }: { viewer: Viewer }) {
+  const { path } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  const routes = [HOME, ...SECTIONS.flatMap((section) => section.routes)];
+  let found: { route: Route; params: Record<string, string> } | undefined;
+  for (const route of routes) {
+    const params = match(route.path, path);
+    if (params) {
+      found = { route, params };
+      break;
+    }
+  }
+  useEffect(() => {
+    setMenuOpen(false);
+    // A new page: its heading gets focus, so keyboard and screen reader users start there.
+    main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [path]);
+  const Page = found?.route.page;
+  const allowed = found && can(viewer, found.route.needs);
+  return (
+    <div class="frame">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <Link href="/" class="brand">
+          {viewer.organization.name}
+        </Link>
+        <button
+          type="button"
+          class="menu-toggle secondary"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <div class="who">
+          <span>
+            {viewer.user?.email} · <span class="role">{viewer.user?.role}</span>
+          </span>
+          <form method="post" action="/oauth/sign-out">
+            <input type="hidden" name="csrf_token" value={csrf()} />
+            <input type="hidden" name="continue" value={BASE} />
+            <button type="submit" class="secondary small">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </header>
+      <nav id="nav" class={menuOpen ? 'open' : ''} aria-label="Dashboard">
+        {SECTIONS.map((section) => {
+          const links = section.links.filter((link) => can(viewer, link.needs));
+          if (!links.length) return null;
+          return (
+            <div class="nav-section" key={section.title}>
+              <h2>{section.title}</h2>
+              <ul>
+                {links.map((link) => (
+                  <li key={link.href}>
+                    <Link
+                      href={link.href}
+                      aria-current={path === link.href || path.startsWith(link.href + '/') ? 'page' : undefined}
+                    >
+                      {link.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+        <div class="nav-section">
+          <h2>Reference</h2>
+          <ul>
+            <li>
+              <a href="/docs">API reference</a>
+            </li>
+          </ul>
+        </div>
+      </nav>
+      <main id="main" ref={main}>
+        {!Page && <NotFound />}
+        {Page && !allowed && <NotAllowed scope={found!.route.needs!} />}
+        {Page && allowed && <Page viewer={viewer} params={found!.params} />}
+      </main>
+    </div>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p>
+        There is no dashboard page here. <Link href="/">Go to the overview</Link>.
+      </p>
+    </>
+  );
+}
+
+function NotAllowed({ scope }: { scope: string }) {
+  return (
+    <>
+      <h1 tabIndex={-1}>Not available to you</h1>
+      <p>
+        This page needs the <code>{scope}</code> scope, which your account does not hold. An administrator can grant it.
+      </p>
+    </>
+  );
+}

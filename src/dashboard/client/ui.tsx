@@ -1,0 +1,320 @@
+// The dashboard's shared pieces: links, data loading, forms that show the
+// server's message beside the field it names, paging, secrets shown once.
+import type {
+  AnchorHTMLAttributes,
+  ComponentChildren,
+  InputHTMLAttributes,
+  PartialInputHTMLAttributes,
+  PartialSelectHTMLAttributes,
+} from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, graphql } from './api.js';
+import { BASE, navigate } from './route.js';
+
+/** A link to a dashboard path that moves without reloading (a new tab still works). */
+export function Link({ href, children, ...rest }: { href: string } & AnchorHTMLAttributes) {
+  const onClick = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(href);
+  };
+  return (
+    <a {...rest} href={BASE + href} onClick={onClick}>
+      {children}
+    </a>
+  );
+}
+
+export interface Query<T> {
+  data?: T;
+  error?: ApiError;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Runs a GraphQL query now and whenever `variables` change (compared as JSON). */
+export function useQuery<T>(query: string, variables: Record<string, unknown> = {}): Query<T> {
+  const key = JSON.stringify(variables);
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ data: previous.data, loading: true }));
+    graphql<T>(query, JSON.parse(key) as Record<string, unknown>).then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) => current && setState({ error: asApiError(error), loading: false }),
+    );
+    return () => void (current = false);
+  }, [query, key, generation]);
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  return { ...state, reload };
+}
+
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError(String(error), 'INTERNAL_ERROR');
+}
+
+/** A page's title, with its actions on the right. */
+export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <header class="page-header">
+      <h1 tabIndex={-1}>{title}</h1>
+      {children && <div class="actions">{children}</div>}
+    </header>
+  );
+}
+
+/** Shown while data loads: takes the room a short table would, so nothing jumps when it arrives. */
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div class="loading" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function ErrorMessage({ error }: { error?: ApiError | string }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {typeof error === 'string' ? error : error.message}
+    </p>
+  );
+}
+
+/** Loading, its error, or the content once the data is there (kept while it reloads). */
+export function Loaded<T>({ query, children }: { query: Query<T>; children: (data: T) => ComponentChildren }) {
+  if (query.data !== undefined) {
+    return (
+      <div aria-busy={query.loading}>
+        {query.error && <ErrorMessage error={query.error} />}
+        {children(query.data)}
+      </div>
+    );
+  }
+  if (query.error) return <ErrorMessage error={query.error} />;
+  return <Loading />;
+}
+
+/**
+ * A form's submission: runs the action, keeps its error, and gives the
+ * message for a field when the server named that field.
+ */
+export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (...args: A) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action(...args);
+    } catch (caught) {
+      setError(asApiError(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldError = (name: string) => (error?.field === name ? error.message : undefined);
+  /** The error when no field of the form shows it. */
+  const formError = (fields: string[]) => (error && !fields.includes(error.field ?? '') ? error : undefined);
+  return { submit, error, busy, fieldError, formError };
+}
+
+type FieldProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'role'> & {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+};
+
+/** A labelled input with its hint and, when the server refused it, the message beside it. */
+export function Field({ label, name, error, hint, ...input }: FieldProps) {
+  const id = `field-${name}`;
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        // Preact types each input type apart; these props are any input's.
+        {...(input as InputHTMLAttributes)}
+      />
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type SelectProps = Omit<PartialSelectHTMLAttributes<HTMLSelectElement>, 'label' | 'name' | 'role'> & {
+  label: string;
+  name: string;
+  options: readonly (string | { value: string; label: string })[];
+  error?: string;
+};
+
+export function Select({ label, name, options, error, ...select }: SelectProps) {
+  const id = `field-${name}`;
+  return (
+    <div class={`field${error ? ' invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...select}
+      >
+        {options.map((option) =>
+          typeof option === 'string' ? (
+            <option value={option}>{option}</option>
+          ) : (
+            <option value={option.value}>{option.label}</option>
+          ),
+        )}
+      </select>
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The values of a form's named fields (empty strings left out). */
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  new FormData(form).forEach((value, name) => {
+    if (typeof value === 'string' && value.trim() !== '') values[name] = value.trim();
+  });
+  return values;
+}
+
+/** Every checked value of a group of checkboxes. */
+export function checkedValues(form: HTMLFormElement, name: string): string[] {
+  return new FormData(form).getAll(name).map(String);
+}
+
+export function Pager({
+  page,
+  limit,
+  total,
+  onPage,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages} · {total} in all
+      </span>
+      <button type="button" class="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** Copies a value, saying so for a moment. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(value).catch(() => undefined);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <button type="button" class="secondary small" onClick={() => void copy()} aria-label={`Copy ${label}`}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+/** Secrets the server shows once: each value with a copy button, and a warning that says so. */
+export function ShownOnce({
+  title,
+  values,
+  onDone,
+}: {
+  title: string;
+  values: { label: string; value: string }[];
+  onDone: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section class="shown-once" aria-labelledby="shown-once-title">
+      <h2 id="shown-once-title" tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
+      <p class="warning" role="alert">
+        Copy these now. They are shown only once: once you leave this page nobody, us included, can show them again.
+      </p>
+      {values.map(({ label, value }) => (
+        <div class="secret" key={label}>
+          <span class="secret-label">{label}</span>
+          <code data-secret={label}>{value}</code>
+          <CopyButton value={value} label={label} />
+        </div>
+      ))}
+      <button type="button" onClick={onDone}>
+        I have copied them
+      </button>
+    </section>
+  );
+}
+
+/** A button that asks first (the browser's own confirmation: keyboard and screen reader friendly). */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  children,
+  class: className = 'danger',
+}: {
+  question: string;
+  onConfirm: () => void | Promise<void>;
+  children: ComponentChildren;
+  class?: string;
+}) {
+  return (
+    <button type="button" class={className} onClick={() => window.confirm(question) && void onConfirm()}>
+      {children}
+    </button>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(value: string | null | undefined): string {
+  return value ? dateTime.format(new Date(value)) : '—';
+}
+
+/** An amount in minor units, in its currency. */
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(amount / 10 ** digits);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}

@@ -1,0 +1,50 @@
+// /dashboard: one HTML page for every dashboard path (the browser code routes),
+// and its script and stylesheet. A browser without a session gets the sign-in
+// form of the OAuth pages, the same sign-in, session and limits, continuing to
+// the path it asked for. The page talks only to /graphql, with the session
+// cookie and the CSRF token written into the page (src/http/graphql.ts checks it).
+import express, { type Request, type Response, type Router } from 'express';
+import type { SessionService } from '../graphql/system/session/service.js';
+import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
+import { dashboardBundle, type DashboardBundle } from './bundle.js';
+import { dashboardPage } from './page.js';
+
+export interface DashboardDependencies {
+  sessions: SessionService;
+}
+
+/** Scripts, styles and requests from this origin only; no inline script or style, no framing. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export function dashboardRouter({ sessions }: DashboardDependencies): Router {
+  const router = express.Router();
+
+  router.get('/assets/:name', async (req: Request, res: Response) => {
+    const asset = (await dashboardBundle()).assets.get(String(req.params.name));
+    if (!asset) return void res.status(404).type('text/plain').send('Not found');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.type(asset.contentType).send(asset.body);
+  });
+
+  router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
+    const user = await signedInUser(req, sessions);
+    if (!user) {
+      return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
+    }
+    const bundle: DashboardBundle = await dashboardBundle();
+    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(dashboardPage({ bundle, csrf: csrfToken(req, res) }));
+  });
+
+  return router;
+}

@@ -122,6 +122,14 @@ describe('session authentication on /graphql', () => {
     expect(get.data.viewer.credentialType).toBe('session');
   });
 
+  it('raises no user.logged_in for requests made with a session (only signing in does)', async () => {
+    const logins = () => server.prisma.event.count({ where: { organizationId: org.id, type: 'user.logged_in' } });
+    const session = await signIn(member);
+    const before = await logins();
+    for (let i = 0; i < 3; i++) expect((await asBrowser(session, VIEWER)).status).toBe(200);
+    expect(await logins()).toBe(before);
+  });
+
   it('holds the user’s current scopes: a member without crm:write is refused the mutation (FORBIDDEN)', async () => {
     const reader = await createUser(server, org.id, { role: 'member', scopes: ['crm:read'] });
     const session = await signIn(reader);
@@ -486,5 +494,28 @@ describe('dealPipeline', () => {
     expect(res.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const session = await asBrowser(await signIn(member), PIPELINE);
     expect(session.errors, session.text).toBeUndefined();
+  });
+});
+
+describe('the session’s rate-limit budget', () => {
+  const small = useServer({ RATE_LIMIT_MAX: '3' });
+
+  it('is the user’s: a second sign-in of the same user buys no more requests', async () => {
+    const other = await small.org();
+    const user = await createUser(small, other.id, { role: 'member', scopes: ['crm:read'] });
+    const start = async () => {
+      const verified = await small.services.sessions.verifyCredentials(user.email, user.password);
+      return (await small.services.sessions.start(verified!)).token;
+    };
+    const [first, second] = [await start(), await start()];
+    const send = (session: string) =>
+      small.rest('POST', '/graphql', {
+        headers: { cookie: `bp_session=${session}`, 'x-csrf-token': tokenFor(session) },
+        body: { query: '{ viewer { credentialType } }' },
+      });
+    for (let i = 0; i < 3; i++) expect((await send(i % 2 ? second : first)).status).toBe(200);
+    const refused = await send(second);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errors[0].extensions.code).toBe('RATE_LIMIT_EXCEEDED');
   });
 });

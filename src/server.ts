@@ -11,6 +11,7 @@ import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
 import { dashboardRouter } from './dashboard/router.js';
+import { docsRouter } from './docs/router.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
 import { bearer, identifyClient } from './http/authenticate.js';
@@ -131,6 +132,8 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   // The dashboard (browser pages over /graphql with the sign-in session), the service's front door.
   app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
   app.use('/dashboard', dashboardRouter({ sessions: services.sessions }));
+  // The API reference: /v1/openapi.json rendered in the browser, nothing fetched from elsewhere.
+  app.use('/docs', docsRouter());
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;

@@ -32,8 +32,9 @@ function localInput(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
+/** What the receiver answered, else why there was no answer (timeout, connection). */
 function excerpt(delivery: Delivery): string {
-  const text = delivery.error ?? delivery.responseExcerpt ?? '';
+  const text = delivery.responseExcerpt || delivery.error || '';
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
@@ -50,7 +51,7 @@ export function DeliveryLog({
   failedOnly: boolean;
   onFailedOnly: (on: boolean) => void;
   onPage: (page: number) => void;
-  onQueued: (what: string) => void;
+  onQueued: (what: string, count?: number) => void;
 }) {
   const retry = useSubmit(async (delivery: Delivery) => {
     await graphql(RETRY, { webhookId, deliveryId: delivery.id });
@@ -63,11 +64,12 @@ export function DeliveryLog({
       id: webhookId,
       since,
     });
-    onQueued(
-      redeliverWebhook.count === 1
-        ? '1 failed event is queued again.'
-        : `${redeliverWebhook.count} failed events are queued again.`,
-    );
+    const { count } = redeliverWebhook;
+    if (count === 0) {
+      onQueued('No failed event to send again since then (an event still being retried is left to its retries).', 0);
+    } else {
+      onQueued(count === 1 ? '1 failed event is queued again.' : `${count} failed events are queued again.`);
+    }
   });
   return (
     <section aria-labelledby="deliveries-title">

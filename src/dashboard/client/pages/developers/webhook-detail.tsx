@@ -41,8 +41,9 @@ export function WebhookPage({ params }: PageProps) {
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<ShownSecret>();
   const [notice, setNotice] = useState<string>();
-  const queued = (what: string) => {
-    setNotice(`${what} The worker delivers it in a moment: press Refresh to see it in the log.`);
+  /** What was asked for, and (when something was queued) where to see it delivered. */
+  const queued = (what: string, count = 1) => {
+    setNotice(count ? `${what} The worker delivers it in a moment: press Refresh to see it in the log.` : what);
     data.reload();
   };
   const test = useSubmit(async () => {

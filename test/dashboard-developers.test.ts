@@ -131,15 +131,38 @@ describe.runIf(browserTestsRun('dashboard-developers.test.ts'))('the Developers 
     await page.getByRole('checkbox', { name: 'Failed only' }).uncheck();
     await refreshUntil(page, ROWS, 3 + ATTEMPTS);
     await expect(page.locator(ROWS).first().textContent()).resolves.toMatch(/contact\.created.*Succeeded\s*200/);
+
+    // Edit: disabled, with another description; then a new secret (shown once); then gone.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('radio', { name: /^Disabled/ }).check();
+    await page.getByLabel('Description').fill('Paused');
+    await screenshot(page, 'developers-webhook-edit');
+    await expectAccessible(page, 'webhook edit form');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Paused').waitFor();
+    await expect(page.getByRole('region', { name: 'Endpoint' }).textContent()).resolves.toContain('Disabled');
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('heading', { name: 'A new signing secret' }).waitFor();
+    const rotated = (await page.locator('code[data-secret="Signing secret"]').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.getByRole('button', { name: 'I have copied them' }).click();
+    await page.getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByText('No webhook yet.').waitFor();
     await page.context().close();
-  }, 90_000);
+  }, 120_000);
 
   it('lists webhooks at 360 px wide', async () => {
+    const made = await server.rest('POST', '/v1/webhooks', {
+      key,
+      body: { url: 'https://hooks.example.test/erp', events: ['deal.closed'], description: 'Deals won or lost' },
+    });
+    expect(made.status, made.text).toBe(201);
     const page = await openDashboard(browser, server.url, admin, '/dashboard/developers/webhooks', {
       width: 360,
       height: 740,
     });
-    await page.getByRole('link', { name: receiver.url }).waitFor();
+    await page.getByRole('link', { name: 'https://hooks.example.test/erp' }).waitFor();
     await screenshot(page, 'developers-webhooks-360');
     await expectAccessible(page, 'webhooks at 360 px');
     await page.context().close();

@@ -152,17 +152,26 @@ describe.runIf(browserTestsRun('dashboard-developers.test.ts'))('the Developers 
     await page.context().close();
   }, 120_000);
 
-  it('lists webhooks at 360 px wide', async () => {
+  it('shows a webhook and its deliveries at 360 px wide', async () => {
     const made = await server.rest('POST', '/v1/webhooks', {
       key,
-      body: { url: 'https://hooks.example.test/erp', events: ['deal.closed'], description: 'Deals won or lost' },
+      body: { url: `${receiver.url}/narrow`, events: ['deal.closed'], description: 'Deals won or lost' },
     });
     expect(made.status, made.text).toBe(201);
     const page = await openDashboard(browser, server.url, admin, '/dashboard/developers/webhooks', {
       width: 360,
       height: 740,
     });
-    await page.getByRole('link', { name: 'https://hooks.example.test/erp' }).waitFor();
+    await page.getByRole('link', { name: `${receiver.url}/narrow` }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await refreshUntil(page, ROWS, 1);
+    await screenshot(page, 'developers-webhook-detail-360');
+    await expectAccessible(page, 'webhook detail at 360 px');
+    // Nothing wider than the screen: the log's rows are stacked, not scrolled sideways.
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(wide).toBeLessThanOrEqual(360);
+    await page.getByRole('link', { name: '← Webhooks' }).click();
+    await page.getByRole('link', { name: `${receiver.url}/narrow` }).waitFor();
     await screenshot(page, 'developers-webhooks-360');
     await expectAccessible(page, 'webhooks at 360 px');
     await page.context().close();

@@ -114,7 +114,7 @@ export function DeliveryLog({
         </p>
       ) : (
         <div class="table-wrap">
-          <table>
+          <table class="stack-narrow">
             <caption class="visually-hidden">Delivery attempts, newest first</caption>
             <thead>
               <tr>
@@ -136,12 +136,12 @@ export function DeliveryLog({
             <tbody>
               {deliveries.data.map((delivery) => (
                 <tr key={delivery.id} data-status={delivery.status}>
-                  <td>{formatDateTime(delivery.createdAt)}</td>
-                  <td>
+                  <td data-label="Time">{formatDateTime(delivery.createdAt)}</td>
+                  <td data-label="Event">
                     <code>{delivery.eventType}</code>
                     {delivery.trigger !== 'event' && <div class="muted">{delivery.trigger}</div>}
                   </td>
-                  <td>
+                  <td data-label="Result">
                     <span class={delivery.status === 'succeeded' ? 'status-ok' : 'status-bad'}>
                       {delivery.status === 'succeeded' ? 'Succeeded' : 'Failed'}
                     </span>{' '}
@@ -150,9 +150,13 @@ export function DeliveryLog({
                       <div class="muted">retry at {formatDateTime(delivery.nextAttemptAt)}</div>
                     )}
                   </td>
-                  <td class="number">{delivery.durationMs} ms</td>
-                  <td class="number">{delivery.attempt}</td>
-                  <td class="excerpt">
+                  <td class="number" data-label="Duration">
+                    {delivery.durationMs} ms
+                  </td>
+                  <td class="number" data-label="Attempt">
+                    {delivery.attempt}
+                  </td>
+                  <td class="excerpt" data-label="Answer">
                     <code>{excerpt(delivery)}</code>
                   </td>
                   <td>

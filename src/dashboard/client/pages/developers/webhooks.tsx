@@ -44,7 +44,7 @@ export function WebhooksPage(_: PageProps) {
             <p class="empty">No webhook yet.</p>
           ) : (
             <div class="table-wrap">
-              <table>
+              <table class="stack-narrow">
                 <caption class="visually-hidden">Webhook endpoints</caption>
                 <thead>
                   <tr>
@@ -61,11 +61,11 @@ export function WebhooksPage(_: PageProps) {
                         <Link href={`/developers/webhooks/${webhook.id}`}>{webhook.url}</Link>
                         {webhook.description && <div class="muted">{webhook.description}</div>}
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <WebhookStatus webhook={webhook} />
                       </td>
-                      <td>{webhook.events.length} types</td>
-                      <td>{formatDateTime(webhook.createdAt)}</td>
+                      <td data-label="Events">{webhook.events.length} types</td>
+                      <td data-label="Created">{formatDateTime(webhook.createdAt)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -11,6 +11,7 @@ import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
 import { dashboardRouter } from './dashboard/router.js';
+import { docsRouter } from './docs/router.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
 import { bearer, identifyClient } from './http/authenticate.js';
@@ -134,6 +135,8 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
     req.accepts(['json', 'html']) === 'html' ? res.redirect(302, '/dashboard') : next(),
   );
   app.use('/dashboard', dashboardRouter({ sessions: services.sessions }));
+  // The API reference: /v1/openapi.json rendered in the browser, nothing fetched from elsewhere.
+  app.use('/docs', docsRouter());
   app.get('/readyz', async (_req, res) => {
     try {
       await prisma.$queryRaw`select 1`;

@@ -3,4 +3,7 @@ import { render } from 'preact';
 import { App } from './app.js';
 import './styles.css';
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The page's static "Loading…" goes: Preact 11's render keeps children it did not make.
+root.replaceChildren();
+render(<App />, root);

@@ -13,7 +13,7 @@ import { DomainError } from './errors.js';
 import { dashboardRouter } from './dashboard/router.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
-import { identifyClient } from './http/authenticate.js';
+import { bearer, identifyClient } from './http/authenticate.js';
 import { declarePublicUrl } from './http/https-request.js';
 import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
@@ -28,6 +28,7 @@ import type { Logger } from './logger.js';
 import { watchPool } from './metrics/sources.js';
 import { metadataHandler } from './oauth/metadata.js';
 import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
+import { bearerOrSession } from './oauth/session/graphql-credential.js';
 import { OutageLog } from './outage-log.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
 
@@ -83,7 +84,9 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   // Expired keys are pruned by the worker's hourly job (src/jobs/prune.ts).
   const idempotency = new IdempotencyStore(prisma, keys);
   const schema = await getSchema();
-  const graphql = await createGraphQLHttp(schema, services, credentials, rateLimiter, config, logger);
+  // /graphql alone also takes a signed-in browser's session (with its CSRF token).
+  const graphqlCredential = bearerOrSession(credentials, services.sessions);
+  const graphql = await createGraphQLHttp(schema, services, graphqlCredential, rateLimiter, config, logger);
 
   const app = express();
   app.disable('x-powered-by');
@@ -101,9 +104,16 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // Before anything reads a body or a credential: a declared body over the limit, an
   // unknown Content-Encoding, then the budget of requests without a valid credential.
-  const guards = [bodyGuard(config.bodyLimitBytes), identifyClient(credentials, unauthenticatedRateLimiter)];
-  // /graphql first, with the guards inside its chain, so their errors get GraphQL's shape.
-  app.use('/graphql', routeName('/graphql'), ...guards, ...graphql.handler);
+  const bodyLimit = bodyGuard(config.bodyLimitBytes);
+  const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter)];
+  // /graphql first, with its guards inside its chain, so their errors get GraphQL's shape.
+  app.use(
+    '/graphql',
+    routeName('/graphql'),
+    bodyLimit,
+    identifyClient(graphqlCredential, unauthenticatedRateLimiter),
+    ...graphql.handler,
+  );
   // /oauth likewise, so its guards' errors are pages or RFC 6749 JSON.
   const { signIn } = config.oauth;
   const oauth = createOAuthRouter({

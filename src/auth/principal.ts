@@ -1,15 +1,26 @@
-// Who is calling: the result of resolving a Bearer credential, or the operator
-// (CLI, first-run bootstrap) acting with full rights in one organization.
+// Who is calling: the result of resolving a Bearer credential, a signed-in
+// browser's session (on /graphql only, src/oauth/session/graphql-credential.ts), or the
+// operator (CLI, first-run bootstrap) acting with full rights in one organization.
+/** What a principal was resolved from (Viewer.credentialType). */
+export const CREDENTIAL_TYPES = ['api_key', 'access_token', 'session', 'operator'] as const;
+
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
 export interface Principal {
   organizationId: string;
   scopes: ReadonlySet<string>;
-  credential: { type: 'api_key'; id: string } | { type: 'access_token'; id: string } | { type: 'operator'; id: string };
+  credential: {
+    type: CredentialType;
+    /** The key, token or session id; 'operator' for the operator. */
+    id: string;
+  };
   userId?: string;
   /**
    * Whose rate-limit budget the requests spend, when not the credential's own: a
    * client_credentials token spends its API key's, a code-flow token its app and
-   * user's, so minting more tokens buys no more requests. Also who holds the
-   * credential (credentialHolder).
+   * user's, a session its user's (`user:<id>`), so minting more tokens or
+   * signing in again buys no more requests. Also who holds the credential
+   * (credentialHolder).
    */
   rateLimitKey?: string;
 }

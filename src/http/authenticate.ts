@@ -1,10 +1,12 @@
-// Who is asking, and may they: a Bearer credential -> res.locals.principal and
+// Who is asking, and may they: a Bearer credential (on /graphql also a signed-in
+// browser's session, src/oauth/session/graphql-credential.ts) -> res.locals.principal and
 // one point off that credential's rate-limit budget (RateLimit-* headers on
 // every answer to it); a request without a valid credential -> one point off
 // its client address's budget, so guessing keys or hammering public paths is
 // bounded like any credential.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { unauthorized, type CredentialResolver } from '../auth/credentials.js';
+import type { CredentialResolver } from '../auth/credentials.js';
+import { unauthorized } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
 import { clientAddressKey } from './client-address.js';
@@ -20,14 +22,37 @@ export interface AuthLocals {
 
 type Locals = Response<unknown, AuthLocals>['locals'];
 
-/** Resolves the Authorization header into locals.principal, or the reason into locals.authError. */
-async function resolveInto(credentials: CredentialResolver, req: Request, locals: Locals): Promise<void> {
+/**
+ * A credential refused so that the request must not run at all, whatever it
+ * asks (where a refused Bearer fails only the operations that need one): a
+ * session request without its CSRF token, or whose session has ended.
+ */
+export class RequestRefused extends DomainError {}
+
+/** How a path finds its request's credential; throws UNAUTHORIZED (or FORBIDDEN) when it is refused. */
+export type ResolveCredential = (req: Request) => Promise<Principal>;
+
+/** The Authorization header's Bearer API key or access token: every path's credential. */
+export const bearer =
+  (credentials: CredentialResolver): ResolveCredential =>
+  (req) =>
+    credentials.resolve(req.headers.authorization);
+
+/** Resolves the request's credential into locals.principal, or the reason into locals.authError. */
+async function resolveInto(resolve: ResolveCredential, req: Request, res: Response, locals: Locals): Promise<void> {
+  // What is answered to a credential is that credential's business: no cache may keep it.
+  if (req.headers.authorization) res.setHeader('Cache-Control', 'no-store');
   try {
-    locals.principal = await credentials.resolve(req.headers.authorization);
+    locals.principal = await resolve(req);
+    res.setHeader('Cache-Control', 'no-store');
   } catch (error) {
     locals.authError = error as Error;
   }
 }
+
+/** A credential that was refused (not one that could not be checked): the address's budget pays. */
+const isRefused = (error: Error | undefined) =>
+  error instanceof DomainError && (error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN');
 
 function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
   res.setHeader('RateLimit-Limit', String(decision.limit));
@@ -51,17 +76,14 @@ const rateLimitExceeded = (decision: RateLimitDecision, whose: string) =>
  * A credential that cannot be checked (database trouble) is not counted: the
  * route answers with that error.
  */
-export function identifyClient(credentials: CredentialResolver, unauthenticated: SharedRateLimiter): RequestHandler {
+export function identifyClient(resolve: ResolveCredential, unauthenticated: SharedRateLimiter): RequestHandler {
   return (async (req: Request, res: Response<unknown, AuthLocals>, next: NextFunction) => {
     const locals = res.locals;
     if (locals.identified) return next();
     locals.identified = true;
-    // What is answered to a credential is that credential's business: no cache may keep it.
-    if (req.headers.authorization) res.setHeader('Cache-Control', 'no-store');
-    await resolveInto(credentials, req, locals);
+    await resolveInto(resolve, req, res, locals);
     if (locals.principal) return next();
-    const refused = locals.authError instanceof DomainError && locals.authError.code === 'UNAUTHORIZED';
-    if (!refused) return next();
+    if (!isRefused(locals.authError)) return next();
     const decision = await unauthenticated.consume(`ip:${clientAddressKey(req.ip)}`);
     setRateLimitHeaders(res, decision);
     if (decision.allowed) return next();
@@ -75,16 +97,13 @@ export function identifyClient(credentials: CredentialResolver, unauthenticated:
  * point of the credential's budget (429 once it is spent).
  */
 export function authenticate(
-  credentials: CredentialResolver,
+  resolve: ResolveCredential,
   rateLimiter: SharedRateLimiter,
   { optional = false } = {},
 ): RequestHandler {
   return (async (req: Request, res: Response<unknown, AuthLocals>, next: NextFunction) => {
     const locals = res.locals;
-    if (!locals.identified) {
-      if (req.headers.authorization) res.setHeader('Cache-Control', 'no-store');
-      await resolveInto(credentials, req, locals);
-    }
+    if (!locals.identified) await resolveInto(resolve, req, res, locals);
     const principal = locals.principal;
     if (!principal) return optional ? next() : next(locals.authError ?? unauthorized());
     const decision = await rateLimiter.consume(principal.rateLimitKey ?? principal.credential.id);

@@ -1,4 +1,5 @@
-// /graphql: Apollo Server over the shared schema, authenticated and rate-limited like /v1.
+// /graphql: Apollo Server over the shared schema, authenticated and rate-limited like /v1,
+// and also by a signed-in browser's session with its CSRF token (src/oauth/session/graphql-credential.ts).
 // What the endpoint accepts: GET (queries) and POST (JSON bodies, one operation
 // each; batched arrays are refused), within the limits of graphql-limits.ts.
 // Every refusal is an answer in GraphQL's shape, {errors: [{message, extensions: {code}}]},
@@ -7,14 +8,13 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { CredentialResolver } from '../auth/credentials.js';
 import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import { createContext, type Context } from '../graphql/context.js';
 import { graphQLErrorFormatter } from '../graphql/errors.js';
 import type { Services } from '../graphql/modules.js';
 import type { Logger } from '../logger.js';
-import { authenticate, type AuthLocals } from './authenticate.js';
+import { authenticate, RequestRefused, type AuthLocals, type ResolveCredential } from './authenticate.js';
 import { jsonBodyReader } from './body.js';
 import { toDomainError, writeErrorHead } from './errors.js';
 import { documentSizeRefusal, limitValidationRules, limitsPlugin, type GraphQLLimits } from './graphql-limits.js';
@@ -28,7 +28,8 @@ export interface GraphQLHttp {
 export async function createGraphQLHttp(
   schema: GraphQLSchema,
   services: Services,
-  credentials: CredentialResolver,
+  /** bearerOrSession() (src/oauth/session): the one given to identifyClient in front of this handler too. */
+  resolveCredential: ResolveCredential,
   rateLimiter: SharedRateLimiter,
   { bodyLimitBytes, graphqlLimits: limits }: Pick<Config, 'bodyLimitBytes' | 'graphqlLimits'>,
   logger: Logger,
@@ -58,7 +59,8 @@ export async function createGraphQLHttp(
   return {
     handler: [
       onlyGetAndPost,
-      authenticate(credentials, rateLimiter, { optional: true }),
+      authenticate(resolveCredential, rateLimiter, { optional: true }),
+      refuseSession,
       (req: Request, res: Response, next: NextFunction) => {
         // A GET carries its operation in the URL; Apollo's middleware still wants req.body set.
         if (req.method !== 'POST') {
@@ -74,6 +76,16 @@ export async function createGraphQLHttp(
     stop: () => apollo.stop(),
   };
 }
+
+/**
+ * A session request without its CSRF token (403), or whose session has ended
+ * (401): refused whatever it asks, so a forged request never runs, not even
+ * an operation that needs no credential.
+ */
+const refuseSession: RequestHandler = (_req, res, next) => {
+  const { authError } = res.locals as AuthLocals;
+  next(authError instanceof RequestRefused ? authError : undefined);
+};
 
 /** 405 with Allow for any other method, before credentials or bodies are read. */
 const onlyGetAndPost: RequestHandler = (req, res, next) => {

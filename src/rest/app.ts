@@ -14,7 +14,7 @@ import { missingScope } from '../graphql/auth-checker.js';
 import { createContext } from '../graphql/context.js';
 import type { FileRoute } from '../graphql/kit/routes.js';
 import { ROUTES, type Services } from '../graphql/modules.js';
-import { authenticate, type AuthLocals } from '../http/authenticate.js';
+import { authenticate, bearer, type AuthLocals } from '../http/authenticate.js';
 import { jsonBodyReader } from '../http/body.js';
 import { sendError, toDomainError } from '../http/errors.js';
 import {
@@ -77,7 +77,7 @@ export function createRestRouter(deps: RestDependencies): Router {
 
   router.get(OPENAPI_PATH, (_req, res) => void res.json(openApi));
 
-  router.use(authenticate(deps.credentials, deps.rateLimiter));
+  router.use(authenticate(bearer(deps.credentials), deps.rateLimiter));
 
   const methodsByPath = new Map<string, string[]>();
   for (const row of routes) {

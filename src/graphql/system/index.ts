@@ -7,6 +7,7 @@ import { oauthGrantModule } from './oauth-grant/index.js';
 import { organizationModule } from './organization/index.js';
 import { sessionModule } from './session/index.js';
 import { userModule } from './user/index.js';
+import { viewerModule } from './viewer/index.js';
 import { webhookModule } from './webhook/index.js';
 
 export const system = [
@@ -19,4 +20,5 @@ export const system = [
   oauthGrantModule,
   sessionModule,
   exportModule,
+  viewerModule,
 ] as const;

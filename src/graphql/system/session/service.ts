@@ -31,6 +31,12 @@ export interface SessionUser extends UserRights {
   name: string | null;
 }
 
+/** A live session: its id (the session credential's) and its user as stored now. */
+export interface LiveSession {
+  id: string;
+  user: SessionUser;
+}
+
 export interface SignedIn {
   token: string;
   expiresAt: Date;
@@ -96,6 +102,11 @@ export class SessionService {
 
   /** The signed-in user of a live session, or undefined; a use keeps the session from going idle. */
   async find(token: string | undefined): Promise<SessionUser | undefined> {
+    return (await this.findLive(token))?.user;
+  }
+
+  /** The live session (its id and user) of this token, or undefined; a use keeps it from going idle. */
+  async findLive(token: string | undefined): Promise<LiveSession | undefined> {
     if (!looksLike('session', token)) return undefined;
     const row = await this.db.prisma.session.findUnique({
       where: { tokenHash: sha256Hex(token) },
@@ -113,7 +124,7 @@ export class SessionService {
     if (idleFor >= LAST_SEEN_RESOLUTION_MS) {
       await this.db.prisma.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date(now) } });
     }
-    return sessionUser(row.user);
+    return { id: row.id, user: sessionUser(row.user) };
   }
 
   async end(token: string | undefined): Promise<void> {

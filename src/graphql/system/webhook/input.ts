@@ -75,6 +75,15 @@ export const deliveryList = defineList('WebhookDelivery', {
   },
 });
 
+/** The hours webhookDeliveryStats covers: up to a week. */
+export const MAX_STATS_HOURS = 168;
+
+const statsHours = `must be an integer from 1 to ${MAX_STATS_HOURS}`;
+
+export const deliveryStatsSchema = z.strictObject({
+  hours: wholeNumber(statsHours).pipe(z.number().min(1, statsHours).max(MAX_STATS_HOURS, statsHours)).default(24),
+});
+
 const unixTime = 'must be a Unix time in seconds';
 
 export const redeliverSchema = z.strictObject({

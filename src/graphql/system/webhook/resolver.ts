@@ -1,17 +1,45 @@
 // Thin: every webhook operation needs `admin` (docs/decisions.md, Webhooks); the
 // work is in WebhookService.
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
+import { graphqlEnum } from '../../kit/enums.js';
+import { loaderFor } from '../../kit/loaders.js';
 import { PageOf, type Page } from '../../kit/page.js';
 import { Requires } from '../../kit/scope.js';
+import { Event } from '../event/type.js';
 import { deliveryList, webhookInput, webhookList } from './input.js';
-import { NewWebhook, Webhook, WebhookDelivery, WebhookDispatch } from './type.js';
+import {
+  DELIVERY_STATUSES,
+  NewWebhook,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryHour,
+  WebhookDispatch,
+  WebhookEventType,
+} from './type.js';
 
 // Made at load time: type-graphql reads types when the schema is built, not later.
 const WebhookPage = PageOf(Webhook);
 const WebhookDeliveryPage = PageOf(WebhookDelivery);
+// The deliveries log's status filter's enum (input.ts), the same type.
+const WebhookDeliveryStatus = graphqlEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
+
+/** Webhook.deliveries' page size when none is asked: a detail view shows the latest few. */
+const RECENT_DELIVERIES = 20;
+
+@ArgsType()
+class RecentDeliveriesArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'From 1.' })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: RECENT_DELIVERIES, description: '1 to 100.' })
+  limit?: number | null;
+
+  @Field(() => WebhookDeliveryStatus, { nullable: true, description: 'succeeded or failed.' })
+  status?: string | null;
+}
 
 @Resolver(() => Webhook)
 export class WebhookResolver {
@@ -91,5 +119,53 @@ export class WebhookResolver {
     @Ctx() ctx: Context,
   ): Promise<WebhookDispatch> {
     return ctx.services.webhooks.redeliver(requirePrincipal(ctx), id, { since });
+  }
+  @Requires('admin')
+  @FieldResolver(() => WebhookDeliveryPage, {
+    description: "The webhook's delivery attempts, newest first (webhookDeliveries sorts and filters more).",
+  })
+  deliveries(
+    @Root() webhook: Webhook,
+    @Args(() => RecentDeliveriesArgs) args: RecentDeliveriesArgs,
+    @Ctx() ctx: Context,
+  ): Promise<Page<WebhookDelivery>> {
+    const given = givenArgs({ ...args, sort: '-createdAt' });
+    return ctx.services.webhooks.deliveries(requirePrincipal(ctx), webhook.id, given);
+  }
+
+  @Requires('admin')
+  @Query(() => [WebhookDeliveryHour], {
+    description:
+      'Delivery attempts per hour (UTC) over the last `hours` hours, the current one included, oldest first; ' +
+      'hours without attempts are zeros.',
+  })
+  webhookDeliveryStats(
+    @Arg('webhookId', () => ID) webhookId: string,
+    @Arg('hours', () => Int, { nullable: true, defaultValue: 24, description: '1 to 168.' }) hours: number | null,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookDeliveryHour[]> {
+    return ctx.services.webhooks.deliveryStats(requirePrincipal(ctx), webhookId, givenArgs({ hours }));
+  }
+
+  @Requires('admin')
+  @Query(() => [WebhookEventType], { description: 'The event types a webhook of the caller can subscribe to.' })
+  webhookEventTypes(@Ctx() ctx: Context): WebhookEventType[] {
+    return ctx.services.webhooks.eventTypes(requirePrincipal(ctx));
+  }
+}
+
+@Resolver(() => WebhookDelivery)
+export class WebhookDeliveryResolver {
+  @FieldResolver(() => Event, {
+    nullable: true,
+    description: 'The event delivered; null once it is no longer kept (EVENT_RETENTION_DAYS).',
+  })
+  async event(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<Event | null> {
+    const principal = requirePrincipal(ctx);
+    // One query for every delivery of the answer.
+    const events = loaderFor<string, Event | undefined>(ctx, 'WebhookDelivery.event', (ids) =>
+      ctx.services.webhooks.eventsByIds(principal, ids),
+    );
+    return (await events.load(delivery.eventId)) ?? null;
   }
 }

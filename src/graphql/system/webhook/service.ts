@@ -16,7 +16,14 @@ import {
   JOB_MAX_ATTEMPTS,
   type DeliveryPayload,
 } from '../../../jobs/delivery-jobs.js';
-import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import {
+  EVENT_DESCRIPTIONS,
+  EVENT_TYPES,
+  eventAreaOf,
+  readableEventTypes,
+  type EventType,
+} from '../../../jobs/event-types.js';
+import { eventEnvelope } from '../../../jobs/events.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
@@ -27,8 +34,16 @@ import type { ServiceDependencies } from '../../kit/module.js';
 import { pageWindow, paginationOf, type Page, type PageRequest } from '../../kit/page.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
-import { deliveryList, redeliverSchema, webhookInput, webhookList } from './input.js';
-import { NewWebhook, Webhook, WebhookDelivery, type WebhookDispatch } from './type.js';
+import type { Event } from '../event/type.js';
+import { deliveryList, deliveryStatsSchema, redeliverSchema, webhookInput, webhookList } from './input.js';
+import {
+  NewWebhook,
+  Webhook,
+  WebhookDelivery,
+  type WebhookDeliveryHour,
+  type WebhookDispatch,
+  type WebhookEventType,
+} from './type.js';
 
 /** The event type of test deliveries: not a domain event, never fanned out to subscribers. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -207,6 +222,56 @@ export class WebhookService {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * Attempts per hour over the last `hours` hours (the current one included),
+   * oldest first, hours without any as zeros: counted by PostgreSQL, one row per hour.
+   * Hours are UTC's, whatever the connection's time zone.
+   */
+  async deliveryStats(principal: Principal, webhookId: string, input: unknown): Promise<WebhookDeliveryHour[]> {
+    const { hours } = parseInput(deliveryStatsSchema, input);
+    await this.find(principal, webhookId);
+    const { rows } = await this.db.pool.query<WebhookDeliveryHour>({
+      text: `with span as (
+               select date_trunc('hour', now(), 'UTC') - ($3::int - 1) * interval '1 hour' as first,
+                      date_trunc('hour', now(), 'UTC') as last),
+             counts as (
+               select date_trunc('hour', d."createdAt", 'UTC') as hour,
+                      count(*) filter (where d.status = 'succeeded')::int as succeeded,
+                      count(*) filter (where d.status = 'failed')::int as failed
+               from "WebhookDelivery" d, span
+               where d."organizationId" = $1 and d."webhookId" = $2 and d."createdAt" >= span.first
+               group by 1)
+             select h.hour, coalesce(c.succeeded, 0) as succeeded, coalesce(c.failed, 0) as failed
+             from span, generate_series(span.first, span.last, interval '1 hour') as h(hour)
+             left join counts c on c.hour = h.hour
+             order by h.hour`,
+      values: [principal.organizationId, webhookId, hours],
+    });
+    return rows;
+  }
+
+  /** The event types the caller may subscribe a webhook to (those it can read), with their area. */
+  eventTypes(principal: Principal): WebhookEventType[] {
+    return readableEventTypes(principal.scopes).map((type) => ({
+      type,
+      area: eventAreaOf(type),
+      description: EVENT_DESCRIPTIONS[type],
+    }));
+  }
+
+  /**
+   * The events delivered, in the order of `ids` (undefined for one no longer kept),
+   * of the caller's organization: for WebhookDelivery.event, one query per request.
+   * A test delivery's event (webhook.test) is stored too, so it is found.
+   */
+  async eventsByIds(principal: Principal, ids: readonly string[]): Promise<(Event | undefined)[]> {
+    const rows = await this.db.prisma.event.findMany({
+      where: { id: { in: [...ids] }, organizationId: principal.organizationId },
+    });
+    const found = new Map(rows.map((row) => [row.id, eventEnvelope(row)]));
+    return ids.map((id) => found.get(id));
   }
 
   /** Sends the event of a logged delivery again: one attempt, with the same event id. */

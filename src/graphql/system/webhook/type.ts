@@ -1,9 +1,10 @@
 // A webhook subscription as the API shows it (never its secret), the same with
 // its secret as creation and rotation answer it once, one attempt of the
 // deliveries log, and what a test, retry or redelivery has queued.
-import { ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../../jobs/event-types.js';
+import { DateTime } from '../../kit/date-time.js';
 import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
@@ -109,4 +110,30 @@ export class WebhookDispatch {
 
   @Public.int()
   count!: number;
+}
+
+// GraphQL only (the dashboard): aggregates and the event type catalogue, no REST route.
+
+@ObjectType({ simpleResolvers: true, description: "One hour of a webhook's delivery attempts." })
+export class WebhookDeliveryHour {
+  @Field(() => DateTime, { description: 'The start of the hour (UTC).' })
+  hour!: Date;
+
+  @Field(() => Int)
+  succeeded!: number;
+
+  @Field(() => Int)
+  failed!: number;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'An event type a webhook can subscribe to.' })
+export class WebhookEventType {
+  @Field(() => String)
+  type!: string;
+
+  @Field(() => String, { description: 'crm, hr, finance or system.' })
+  area!: string;
+
+  @Field(() => String)
+  description!: string;
 }

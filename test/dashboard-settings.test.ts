@@ -39,10 +39,11 @@ afterAll(async () => {
 
 /** The page's heading, once the page has loaded. */
 async function heading(page: Page, name: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name }).waitFor();
+  await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
 }
 
-describe.runIf(runInBrowser)('dashboard settings in chromium', () => {
+// A whole flow in a browser takes a while on a shared machine (the suite runs files in parallel).
+describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000 }, () => {
   it('signs in through the sign-in page and shows email, role and organization', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

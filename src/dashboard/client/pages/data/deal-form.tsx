@@ -46,6 +46,9 @@ function DealForm({ deal }: { deal?: Deal }) {
   const { query } = useLocation();
   const contacts = useQuery<{ contacts: { data: ContactOption[] } }>(CONTACTS);
   const [currency, setCurrency] = useState(deal?.currency ?? 'EUR');
+  // Selects are controlled (a <select> has no default value of its own to keep).
+  const [stage, setStage] = useState(deal?.stage ?? 'lead');
+  const [contactId, setContactId] = useState(deal?.contactId ?? query.get('contactId') ?? '');
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
     const input: Record<string, unknown> = formInput(form, FIELDS, { clearEmpty: !!deal });
     if (typeof input.amount === 'string') {
@@ -77,7 +80,6 @@ function DealForm({ deal }: { deal?: Deal }) {
   if (deal?.contact && !contactOptions.some((option) => option.value === deal.contact!.id)) {
     contactOptions.push({ value: deal.contact.id, label: contactName(deal.contact) });
   }
-  const selectedContact = deal?.contactId ?? query.get('contactId') ?? '';
   return (
     <form class="stacked panel" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError([...FIELDS])} />
@@ -104,16 +106,16 @@ function DealForm({ deal }: { deal?: Deal }) {
         label="Stage"
         name="stage"
         options={deal ? STAGES : OPEN_STAGES}
-        defaultValue={deal?.stage ?? 'lead'}
+        value={stage}
+        onChange={(event) => setStage(event.currentTarget.value)}
         error={fieldError('stage')}
       />
-      {/* Keyed on the options' arrival so the chosen contact is selected once they are there. */}
       <Select
-        key={contacts.data ? 'loaded' : 'loading'}
         label="Contact"
         name="contactId"
         options={contactOptions}
-        defaultValue={selectedContact}
+        value={contactId}
+        onChange={(event) => setContactId(event.currentTarget.value)}
         error={fieldError('contactId')}
       />
       <Field

@@ -122,13 +122,13 @@ describe.runIf(runInBrowser)('dashboard data in chromium', { timeout: 90_000 }, 
     await page.waitForURL(/q=list.test/);
     await page.locator('tbody tr').filter({ hasText: 'Zed' }).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(3);
-    await page.getByRole('button', { name: 'Last name' }).click();
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
     await page.waitForURL(/sort=lastName/);
     await page.locator('tbody tr').first().filter({ hasText: 'Bob' }).waitFor();
-    await page.getByRole('button', { name: 'Last name' }).click();
+    await page.getByRole('button', { name: 'Name', exact: true }).click();
     await page.waitForURL(/sort=lastName_desc/);
     await page.locator('tbody tr').first().filter({ hasText: 'Zed' }).waitFor();
-    expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain('Last name');
+    expect(await page.locator('th[aria-sort="descending"]').textContent()).toContain('Name');
     await screenshot(page, 'dashboard-contacts');
     await expectAccessible(page, 'contacts');
     await page.locator('tbody tr').first().getByRole('link').click();
@@ -166,6 +166,9 @@ describe.runIf(runInBrowser)('dashboard data in chromium', { timeout: 90_000 }, 
 
     await page.getByRole('link', { name: 'Edit' }).click();
     await heading(page, 'Edit Engine order');
+    await expect(page.getByLabel('Stage').inputValue()).resolves.toBe('lead');
+    await screenshot(page, 'dashboard-deal-edit');
+    await expectAccessible(page, 'deal edit');
     await page.getByLabel('Stage').selectOption('won');
     await page.getByRole('button', { name: 'Save deal' }).click();
     await heading(page, 'Engine order');

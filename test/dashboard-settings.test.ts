@@ -167,6 +167,9 @@ describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000
 
     await row.getByRole('link', { name: email }).click();
     await heading(page, `Edit ${email}`);
+    await expect(page.getByRole('checkbox', { name: /hr:read/ }).isChecked()).resolves.toBe(true);
+    await screenshot(page, 'dashboard-user-edit');
+    await expectAccessible(page, 'edit user');
     await page.getByRole('checkbox', { name: /finance:read/ }).check();
     await page.getByRole('button', { name: 'Save user' }).click();
     await heading(page, 'Users');

@@ -29,7 +29,7 @@ const contactList: ListSpec<Contact> = {
   search: true,
   href: (contact) => `/contacts/${contact.id}`,
   columns: [
-    { label: 'Last name', sort: 'lastName', render: (c) => contactName(c) },
+    { label: 'Name', sort: 'lastName', render: (c) => contactName(c) },
     { label: 'Email', sort: 'email', render: (c) => c.email },
     { label: 'Company', sort: 'company', render: (c) => c.company ?? '—' },
     { label: 'Created', sort: 'createdAt', render: (c) => formatDateTime(c.createdAt) },

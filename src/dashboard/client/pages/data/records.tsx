@@ -28,7 +28,7 @@ const employees: ListSpec<Employee> = {
   search: true,
   filter: { name: 'status', type: 'EmployeeStatus', label: 'Status', options: ['active', 'terminated'] },
   columns: [
-    { label: 'Last name', sort: 'lastName', render: (e) => person(e) },
+    { label: 'Name', sort: 'lastName', render: (e) => person(e) },
     { label: 'Email', sort: 'email', render: (e) => e.email },
     { label: 'Job title', render: (e) => e.jobTitle ?? '—' },
     { label: 'Department', sort: 'department', render: (e) => e.department ?? '—' },

@@ -119,7 +119,7 @@ export function ApiKeysPage() {
                   </thead>
                   <tbody>
                     {apiKeys.data.map((key) => (
-                      <KeyRow key={key.id} apiKey={key} busy={action.busy} onRotate={rotate} onRevoke={revoke} />
+                      <KeyRow key={key.id} apiKey={key} onRotate={rotate} onRevoke={revoke} />
                     ))}
                   </tbody>
                 </table>
@@ -137,12 +137,10 @@ export function ApiKeysPage() {
 
 function KeyRow({
   apiKey: key,
-  busy,
   onRotate,
   onRevoke,
 }: {
   apiKey: ApiKey;
-  busy: boolean;
   onRotate: (key: ApiKey) => Promise<void>;
   onRevoke: (key: ApiKey) => Promise<void>;
 }) {
@@ -186,7 +184,6 @@ function KeyRow({
             </ConfirmButton>
           </div>
         )}
-        {busy && <span class="visually-hidden">Working…</span>}
       </td>
     </tr>
   );

@@ -128,8 +128,11 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.use('/oauth', ...guards, oauth, oauthErrorHandler(logger));
   app.use(...guards);
   app.get('/.well-known/oauth-authorization-server', metadataHandler(config.publicUrl));
-  // The dashboard (browser pages over /graphql with the sign-in session), the service's front door.
-  app.get('/', (_req, res) => res.redirect(302, '/dashboard'));
+  // The dashboard (browser pages over /graphql with the sign-in session): the front door for a
+  // browser; an API client asking for / still gets the JSON 404 of any unknown path.
+  app.get('/', (req, res, next) =>
+    req.accepts(['json', 'html']) === 'html' ? res.redirect(302, '/dashboard') : next(),
+  );
   app.use('/dashboard', dashboardRouter({ sessions: services.sessions }));
   app.get('/readyz', async (_req, res) => {
     try {

@@ -280,6 +280,39 @@ describe('corrections: PUT /v1/hr/attendance/:id', () => {
   });
 });
 
+describe("an employee's records never overlap", () => {
+  it('refuses a clock-in inside a closed record, a clock-out or a correction that overlaps another (409)', async () => {
+    const employee = await createEmployee();
+    const shift = (await clockIn({ employeeId: employee.id, clockIn: '2026-03-02T09:00:00.000Z' })).body;
+    expect((await clockOut(shift.id, { clockOut: '2026-03-02T17:00:00.000Z' })).status).toBe(200);
+
+    const inside = await clockIn({ employeeId: employee.id, clockIn: '2026-03-02T12:00:00.000Z' });
+    expect(inside.status, inside.text).toBe(409);
+    expect(inside.body.error).toMatchObject({ code: 'CONFLICT', field: 'clockIn' });
+    expect(inside.body.error.message).toContain(shift.id);
+
+    // Back-filled the morning before: clocking in is fine, clocking out into the next shift is not.
+    const earlier = await clockIn({ employeeId: employee.id, clockIn: '2026-03-01T22:00:00.000Z' });
+    expect(earlier.status, earlier.text).toBe(201);
+    const intoShift = await clockOut(earlier.body.id, { clockOut: '2026-03-02T10:00:00.000Z' });
+    expect(intoShift.status, intoShift.text).toBe(409);
+    expect(intoShift.body.error).toMatchObject({ code: 'CONFLICT', field: 'clockOut' });
+    expect((await get(earlier.body.id)).status).toBe('open');
+    const adjacent = await clockOut(earlier.body.id, { clockOut: '2026-03-02T09:00:00.000Z' });
+    expect(adjacent.status, adjacent.text).toBe(200); // ends as the shift starts: no overlap
+
+    const stretched = await put(shift.id, { clockIn: '2026-03-02T08:00:00.000Z' });
+    expect(stretched.status, stretched.text).toBe(409);
+    expect(stretched.body.error).toMatchObject({ code: 'CONFLICT', field: 'clockIn' });
+    expect((await get(shift.id)).clockIn).toBe('2026-03-02T09:00:00.000Z');
+
+    // Another employee's records are not looked at.
+    const colleague = await createEmployee();
+    const same = await clockIn({ employeeId: colleague.id, clockIn: '2026-03-02T12:00:00.000Z' });
+    expect(same.status, same.text).toBe(201);
+  });
+});
+
 describe('a failed commit', () => {
   it('leaves neither the change nor its event, for clock-in, clock-out and a correction', async () => {
     const record = await openRecord({ clockIn: '2026-03-02T08:00:00Z' });
@@ -302,9 +335,10 @@ describe('GET /v1/hr/attendance', () => {
     const employee = await createEmployee();
     const ids: string[] = [];
     for (const [inAt, outAt] of [
-      ['2026-04-01T23:59:59.999Z', '2026-04-02T01:00:00Z'],
+      // Each ends as the next starts: an employee's records never overlap.
+      ['2026-04-01T23:59:59.999Z', '2026-04-02T00:00:00Z'],
       ['2026-04-02T00:00:00Z', '2026-04-02T02:00:00Z'],
-      ['2026-04-03T23:59:59.999Z', '2026-04-04T03:00:00Z'],
+      ['2026-04-03T23:59:59.999Z', '2026-04-04T00:00:00Z'],
       ['2026-04-04T00:00:00Z', null],
     ] as const) {
       const res = await clockIn({ employeeId: employee.id, clockIn: inAt });

@@ -144,6 +144,37 @@ describe('POST /v1/hr/leave-requests', () => {
   });
 });
 
+describe("a terminated employee's leave", () => {
+  it('is refused past the end date (create, edit and approve: 409 naming employeeId), allowed within it', async () => {
+    const employee = await createEmployee();
+    const pending = await post({ employeeId: employee.id, type: 'vacation', from: '2026-04-01', to: '2026-04-10' });
+    expect(pending.status, pending.text).toBe(201);
+    const terminated = await server.rest('POST', `/v1/hr/employees/${employee.id}/terminate`, {
+      key,
+      body: { endDate: '2026-03-31' },
+    });
+    expect(terminated.status, terminated.text).toBe(200);
+
+    const after = await post({ employeeId: employee.id, type: 'vacation', from: '2026-03-30', to: '2026-04-02' });
+    expect(after.status, after.text).toBe(409);
+    expect(after.body.error).toMatchObject({ code: 'CONFLICT', field: 'employeeId' });
+    expect(after.body.error.message).toContain('2026-03-31');
+    const approved = await act(pending.body.id, 'approve');
+    expect(approved.status, approved.text).toBe(409);
+    expect(approved.body.error.message).toContain('terminated');
+
+    // Sick leave inside the employment, recorded after it ended, is accepted and can be moved within it.
+    const within = await post({ employeeId: employee.id, type: 'sick', from: '2026-03-20', to: '2026-03-31' });
+    expect(within.status, within.text).toBe(201);
+    const stretched = await server.rest('PUT', `/v1/hr/leave-requests/${within.body.id}`, {
+      key,
+      body: { to: '2026-04-03' },
+    });
+    expect(stretched.status, stretched.text).toBe(409);
+    expect((await act(within.body.id, 'approve')).status).toBe(200);
+  });
+});
+
 describe('the lifecycle', () => {
   const moves = [
     ['approve', 'requested', 'approved', 'leave.approved'],

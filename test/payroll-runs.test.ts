@@ -131,6 +131,21 @@ describe('POST /v1/hr/payroll-runs', () => {
     expect(spanning.items.map((item: { grossAmount: number }) => item.grossAmount)).toEqual([1_017_741, 16]);
   });
 
+  it('pays an employee starting inside the period from their start date, and skips one starting after it', async () => {
+    const { employee, createRun } = await payrollOrg();
+    const before = await employee({ salary: 12_000_000, currency: 'USD', startDate: '2025-06-01' });
+    const midPeriod = await employee({ salary: 12_000_000, currency: 'USD', startDate: '2026-01-16' });
+    const lastDay = await employee({ salary: 12_000_000, currency: 'USD', startDate: '2026-01-31' });
+    const later = await employee({ salary: 12_000_000, currency: 'USD', startDate: '2026-02-10' });
+    const run = await createRun({ periodStart: '2026-01-01', periodEnd: '2026-01-31' });
+    expect(run.items).toEqual([
+      { employeeId: before.id, grossAmount: 1_019_178, currency: 'USD' }, // 31 days
+      { employeeId: midPeriod.id, grossAmount: 526_027, currency: 'USD' }, // 16 days: 12,000,000 × 16 / 365
+      { employeeId: lastDay.id, grossAmount: 32_877, currency: 'USD' }, // 1 day
+    ]);
+    expect(run.skippedEmployeeIds).toEqual([later.id]);
+  });
+
   it('answers an empty run for an organization without employees', async () => {
     const { createRun } = await payrollOrg();
     const run = await createRun({ periodStart: '2026-02-01', periodEnd: '2026-02-28' });

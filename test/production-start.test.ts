@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { freePort } from './support/free-port.js';
+import { Browser } from './support/oauth.js';
 
 // tsc over src/ takes 13 s of CPU on the 2-core development machine, more beside other tests.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 240_000 });
@@ -88,6 +89,18 @@ describe('npm run start:prod', () => {
     expect(await graphql.json()).toEqual({
       data: { contacts: { data: [{ email: 'built@example.test', firstName: 'Ada' }] } },
     });
+
+    // The dashboard's browser code is bundled from src/ by the compiled server too.
+    const browser = new Browser(url);
+    const admin = /admin user:\s+(\S+) \/ (\S+)/.exec(service.output());
+    expect(admin, service.output()).not.toBeNull();
+    const signedIn = await browser.signIn(await browser.get('/dashboard'), { email: admin![1]!, password: admin![2]! });
+    const dashboard = await browser.get(signedIn.location!);
+    const script = /<script type="module" src="([^"]+)"/.exec(dashboard.html)?.[1];
+    expect(script, dashboard.html).toMatch(/^\/dashboard\/assets\/app\.[\w-]+\.js$/);
+    const bundle = await fetch(url + script);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toContain('text/javascript');
 
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);

@@ -4,6 +4,7 @@
 // kept in memory and served under a name carrying its hash, so browsers may
 // cache it for good and a new bundle is a new URL.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -19,7 +20,14 @@ export interface DashboardBundle {
   assets: Map<string, Asset>;
 }
 
-const ENTRY = fileURLToPath(new URL('./client/main.tsx', import.meta.url));
+/**
+ * The browser code's entry: next to this file when run from src/, and in src/
+ * when run compiled from dist/ (tsc leaves the browser code out; start:prod
+ * checks that dist/ was built from the sources as they are).
+ */
+const ENTRY = ['./client/main.tsx', '../../src/dashboard/client/main.tsx']
+  .map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+  .find((candidate) => existsSync(candidate));
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -27,6 +35,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 async function bundle(): Promise<DashboardBundle> {
+  if (!ENTRY) throw new Error('the dashboard sources (src/dashboard/client) are missing');
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,

@@ -5,8 +5,7 @@
 // its client address's budget, so guessing keys or hammering public paths is
 // bounded like any credential.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { CredentialResolver } from '../auth/credentials.js';
-import { unauthorized } from '../auth/credentials.js';
+import { unauthorized, type CredentialResolver } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
 import { clientAddressKey } from './client-address.js';

@@ -20,6 +20,9 @@ import { toDomainError, writeErrorHead } from './errors.js';
 import { documentSizeRefusal, limitValidationRules, limitsPlugin, type GraphQLLimits } from './graphql-limits.js';
 import type { SharedRateLimiter } from './rate-limit.js';
 
+/** The header a session request carries its CSRF token in (src/oauth/session/graphql-credential.ts). */
+export const CSRF_HEADER = 'x-csrf-token';
+
 export interface GraphQLHttp {
   handler: (RequestHandler | ErrorRequestHandler)[];
   stop(): Promise<void>;
@@ -46,6 +49,9 @@ export async function createGraphQLHttp(
     validationRules: limitValidationRules(limits),
     plugins: [limitsPlugin(limits), persistedQueryStatus],
     allowBatchedHttpRequests: false,
+    // Apollo's own CSRF check (a GET must carry a header no plain form or <img> can send):
+    // the dashboard's X-CSRF-Token is such a header too.
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', CSRF_HEADER] },
   });
   await apollo.start();
   const middleware = expressMiddleware(apollo, {

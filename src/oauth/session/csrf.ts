@@ -8,7 +8,8 @@ import { browserToken, readSessionCookie } from './cookie.js';
 
 const PURPOSE = 'csrf-v1';
 
-function tokenFor(cookie: string): string {
+/** The CSRF token of a session cookie's value (what csrfToken puts in a page for it). */
+export function tokenFor(cookie: string): string {
   return createHmac('sha256', cookie).update(PURPOSE).digest('base64url');
 }
 

@@ -12,10 +12,9 @@ import type { Principal } from '../../auth/principal.js';
 import { userScopes } from '../../auth/user-scopes.js';
 import type { SessionService } from '../../graphql/system/session/service.js';
 import { RequestRefused, type ResolveCredential } from '../../http/authenticate.js';
+import { CSRF_HEADER } from '../../http/graphql.js';
 import { readSessionCookie } from './cookie.js';
 import { validCsrf } from './csrf.js';
-
-export const CSRF_HEADER = 'x-csrf-token';
 
 const csrfMissing = () =>
   new RequestRefused(

@@ -3,6 +3,6 @@
 // and the session as a credential on /graphql (graphql-credential.ts).
 export { readCookie, readSessionCookie, SESSION_COOKIE } from './cookie.js';
 export { csrfToken, validCsrf } from './csrf.js';
-export { bearerOrSession, CSRF_HEADER } from './graphql-credential.js';
+export { bearerOrSession } from './graphql-credential.js';
 export { localPath, sendSignIn, signedInUser, signInRouter } from './sign-in.js';
 export type { SignInLimits } from './sign-in-limits.js';

@@ -2,7 +2,8 @@
 // clock-out action closes the record, a PUT corrects either time. Particular to
 // it: only an active employee without an open record clocks in (the employee's
 // row is locked, so two concurrent clock-ins cannot both pass), clockOut comes
-// after clockIn, and the service computes minutesWorked.
+// after clockIn, the service computes minutesWorked, and an employee's records
+// never overlap (overlap.ts).
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
@@ -10,6 +11,7 @@ import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employees } from '../employee/index.js';
 import { attendanceInput, attendanceList, clockOutInput } from './input.js';
+import { refuseOverlap } from './overlap.js';
 import { Attendance } from './type.js';
 
 const invalid = (message: string) => new DomainError('VALIDATION_ERROR', `'clockOut': ${message}`, 'clockOut');
@@ -52,7 +54,9 @@ export const attendance = defineResource({
         input: clockOutInput,
         sets: async ({ clockOut }, record, rules) => {
           const at = clockOut ?? (await transactionTime(rules));
-          return { clockOut: at, minutesWorked: minutesWorked(record.clockIn, at) };
+          const minutes = minutesWorked(record.clockIn, at);
+          await refuseOverlap(rules, { ...record, from: record.clockIn, to: at }, 'clockOut');
+          return { clockOut: at, minutesWorked: minutes };
         },
         event: 'attendance.logged',
       },
@@ -65,7 +69,7 @@ export const attendance = defineResource({
       }
       if (status === 'closed' && clockOut === null) throw invalid('cannot be cleared on a closed record');
     },
-    async create({ employeeId }, rules) {
+    async create({ employeeId, clockIn }, rules) {
       // Locked until commit: a concurrent clock-in (or terminate) of this employee waits for this one.
       const [employee] = await rules.query<{ status: string }>(
         `select status from "Employee" where id = $1 and "organizationId" = $2 for update`,
@@ -86,11 +90,20 @@ export const attendance = defineResource({
       if (open) {
         throw new DomainError('CONFLICT', `Employee is clocked in already (${open.id}); clock out first`, 'employeeId');
       }
+      const from = typeof clockIn === 'string' ? clockIn : await transactionTime(rules); // else the default, NOW
+      await refuseOverlap(rules, { employeeId, from }, 'clockIn');
     },
-    async update({ before, changes }) {
+    async update({ before, changes }, rules) {
       const record = { ...before, ...changes } as Attendance;
-      if (record.status !== 'closed') return;
+      if (record.status !== 'closed') {
+        if (changes.clockIn) await refuseOverlap(rules, { ...record, from: record.clockIn }, 'clockIn');
+        return;
+      }
       const minutes = minutesWorked(record.clockIn, record.clockOut!);
+      if ('clockIn' in changes || 'clockOut' in changes) {
+        const field = 'clockIn' in changes ? 'clockIn' : 'clockOut';
+        await refuseOverlap(rules, { ...record, from: record.clockIn, to: record.clockOut }, field);
+      }
       return minutes === before.minutesWorked ? {} : { minutesWorked: minutes };
     },
   },

@@ -2,15 +2,38 @@
 // rejected or cancelled (an approved one may still be cancelled); editable by
 // PUT only while requested. Particular to them: `to` is not before `from`, and
 // an employee's approved requests never overlap (approve locks the employee's
-// row, so two concurrent approvals of overlapping requests cannot both pass).
+// row, so two concurrent approvals of overlapping requests cannot both pass),
+// and no leave is requested or approved past a terminated employee's end date.
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { employees } from '../employee/index.js';
 import { leaveRequestInput, leaveRequestList, rejectInput } from './input.js';
 import { LeaveRequest } from './type.js';
+
+/**
+ * Refuses leave ending after a terminated employee's end date (leave within
+ * the employment, recorded after it ended, is fine). With `lock`, the
+ * employee's row stays locked until commit, so a concurrent terminate waits.
+ */
+async function withinEmployment(employeeId: unknown, to: unknown, rules: RuleContext, lock: string): Promise<void> {
+  const [employee] = await rules.query<{ status: string; endDate: string | null }>(
+    `select status, to_char("endDate", 'YYYY-MM-DD') as "endDate" from "Employee"
+     where id = $1 and "organizationId" = $2 for ${lock}`,
+    [employeeId, rules.organizationId],
+  );
+  if (!employee || employee.status !== 'terminated') return; // an unknown employee: the reference check's 400
+  if (employee.endDate === null || (typeof to === 'string' && to > employee.endDate)) {
+    throw new DomainError(
+      'CONFLICT',
+      `The employee was terminated${employee.endDate ? ` on ${employee.endDate}` : ''}; leave must end by then`,
+      'employeeId',
+    );
+  }
+}
 
 export const leaveRequests = defineResource({
   type: LeaveRequest,
@@ -34,10 +57,7 @@ export const leaveRequests = defineResource({
         description: "Approves the request; 409 when it overlaps another approved request of the employee's.",
         sets: async (_input, request, rules) => {
           // Locked until commit: a concurrent approval for this employee waits, then sees this one.
-          await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for update`, [
-            request.employeeId,
-            rules.organizationId,
-          ]);
+          await withinEmployment(request.employeeId, request.to, rules, 'update');
           const [overlap] = await rules.query<{ id: string }>(
             `select id from "LeaveRequest" where "organizationId" = $1 and "employeeId" = $2 and status = 'approved'
                and id <> $3 and "from" <= $5::date and "to" >= $4::date limit 1`,
@@ -73,6 +93,12 @@ export const leaveRequests = defineResource({
       if (typeof from === 'string' && typeof to === 'string' && to < from) {
         throw new DomainError('VALIDATION_ERROR', "'to': must not be before from", 'to');
       }
+    },
+    async create({ employeeId, to }, rules) {
+      await withinEmployment(employeeId, to, rules, 'share');
+    },
+    async update({ before, changes }, rules) {
+      if ('to' in changes) await withinEmployment(before.employeeId, changes.to, rules, 'share');
     },
   },
   descriptions: {

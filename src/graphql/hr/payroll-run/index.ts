@@ -1,6 +1,7 @@
 // Payroll runs, declared once (see kit/resource.ts). Particular to them: a
 // period of at most 366 days with a pay date not before it, and the items
-// (one per active employee with a salary, prorated by proration.ts) written
+// (one per active employee with a salary, prorated by proration.ts from the
+// later of the period's start and the employee's startDate) written
 // with the run in its create's transaction; processing is a lifecycle action.
 import { DomainError } from '../../../errors.js';
 import { newId } from '../../../ids.js';
@@ -21,20 +22,31 @@ interface Payee {
   id: string;
   salary: string | null;
   currency: string | null;
+  startDate: string | null;
+}
+
+/** The first day of the period the employee is paid for: none when they start after it. */
+function firstPaidDay(employee: Payee, run: PayrollRun): string | undefined {
+  if (!employee.startDate || employee.startDate <= run.periodStart) return run.periodStart;
+  return employee.startDate <= run.periodEnd ? employee.startDate : undefined;
 }
 
 /**
- * Writes one item per active employee with a salary (their rows locked against
- * deletion until commit) and answers the ids of those without one.
+ * Writes one item per active employee with a salary who has started by the
+ * period's end, paid from their start date when it falls inside the period
+ * (their rows locked against deletion until commit), and answers the ids of
+ * the others: no salary, or starting after the period.
  */
 async function computeItems(run: PayrollRun, rules: RuleContext): Promise<string[]> {
   const employees = await rules.query<Payee>(
-    `select id, salary::text as salary, currency from "Employee"
+    `select id, salary::text as salary, currency, to_char("startDate", 'YYYY-MM-DD') as "startDate" from "Employee"
      where "organizationId" = $1 and status = 'active' order by "createdAt", id for key share`,
     [rules.organizationId],
   );
-  const paid = employees.filter((employee) => employee.salary !== null);
-  const gross = paid.map((employee) => grossForPeriod(BigInt(employee.salary!), run.periodStart, run.periodEnd));
+  const paid = employees.filter((employee) => employee.salary !== null && firstPaidDay(employee, run));
+  const gross = paid.map((employee) =>
+    grossForPeriod(BigInt(employee.salary!), firstPaidDay(employee, run)!, run.periodEnd),
+  );
   if (gross.some((amount) => amount > BigInt(Number.MAX_SAFE_INTEGER))) {
     throw invalid('periodEnd', `a gross amount over this period would exceed ${Number.MAX_SAFE_INTEGER}`);
   }
@@ -53,7 +65,8 @@ async function computeItems(run: PayrollRun, rules: RuleContext): Promise<string
       ],
     );
   }
-  return employees.filter((employee) => employee.salary === null).map((employee) => employee.id);
+  const payees = new Set(paid);
+  return employees.filter((employee) => !payees.has(employee)).map((employee) => employee.id);
 }
 
 export const payrollRuns = defineResource({
@@ -67,8 +80,9 @@ export const payrollRuns = defineResource({
   descriptions: {
     create:
       'Computes one item per active employee with a salary: annual salary × days of the period (inclusive), ' +
-      "each day over its own year's length (365 or 366), rounded half up to the minor unit. Active employees " +
-      'without a salary are listed in `skippedEmployeeIds`. Emits no event.',
+      "each day over its own year's length (365 or 366), rounded half up to the minor unit; an employee whose " +
+      '`startDate` falls inside the period is paid from that day. Active employees without a salary, or starting ' +
+      'after the period, are listed in `skippedEmployeeIds`. Emits no event.',
     update: 'Only `payDate`, only while draft; the items stay as computed (they do not depend on it).',
   },
   lifecycle: {

@@ -45,7 +45,9 @@ export class PayrollRun {
   })
   items!: PayrollItem[];
 
-  @Public.idList({ description: 'Active employees without a salary, left out of the run.' })
+  @Public.idList({
+    description: 'Active employees left out of the run: without a salary, or starting after the period.',
+  })
   skippedEmployeeIds!: string[];
 
   @Public.timestamp({ nullable: true, description: 'Set by the process action.' })

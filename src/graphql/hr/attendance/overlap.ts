@@ -1,0 +1,41 @@
+// An employee is never at work twice: their attendance records do not overlap.
+// A record covers [clockIn, clockOut); an open one counts from its clockIn on.
+// A clock-in (or an open record's corrected clockIn) must not fall inside another
+// record; a closed interval (at clock-out, or corrected) must not overlap one.
+// The employee's row is locked first, so concurrent writes for them queue.
+import { DomainError } from '../../../errors.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+
+interface Other {
+  id: string;
+  clockIn: string;
+  clockOut: string | null;
+}
+
+/**
+ * Refuses (409 naming `field`) when [from, to) — or the instant `from` without
+ * `to` — overlaps another record of the employee's than `recordId`.
+ */
+export async function refuseOverlap(
+  rules: RuleContext,
+  record: { id?: string; employeeId: unknown; from: string; to?: string | null },
+  field: 'clockIn' | 'clockOut',
+): Promise<void> {
+  await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for update`, [
+    record.employeeId,
+    rules.organizationId,
+  ]);
+  const starts = record.to ? `"clockIn" < $5::timestamptz` : `"clockIn" <= $5::timestamptz`;
+  const [other] = await rules.query<Other>(
+    `select id, to_char("clockIn" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "clockIn",
+            to_char("clockOut" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "clockOut"
+     from "Attendance"
+     where "organizationId" = $1 and "employeeId" = $2 and id <> $3
+       and coalesce("clockOut", 'infinity') > $4::timestamptz and ${starts}
+     order by "clockIn" limit 1`,
+    [rules.organizationId, record.employeeId, record.id ?? '', record.from, record.to ?? record.from],
+  );
+  if (!other) return;
+  const span = other.clockOut ? `${other.clockIn} to ${other.clockOut}` : `${other.clockIn}, still open`;
+  throw new DomainError('CONFLICT', `It overlaps the employee's attendance ${other.id} (${span})`, field);
+}

@@ -64,7 +64,9 @@ export function WebhooksPage(_: PageProps) {
                       <td data-label="Status">
                         <WebhookStatus webhook={webhook} />
                       </td>
-                      <td data-label="Events">{webhook.events.length} types</td>
+                      <td data-label="Events">
+                        {webhook.events.length} {webhook.events.length === 1 ? 'type' : 'types'}
+                      </td>
                       <td data-label="Created">{formatDateTime(webhook.createdAt)}</td>
                     </tr>
                   ))}

@@ -32,6 +32,7 @@ import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
 import { bearerOrSession } from './oauth/session/graphql-credential.js';
 import { OutageLog } from './outage-log.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
+import { directLane } from './rest/direct-lane.js';
 
 export interface Platform {
   app: express.Express;
@@ -96,17 +97,33 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.set('trust proxy', config.trustProxy);
   declarePublicUrl(app, config.publicUrl);
 
+  const rest = createRestRouter({
+    schema,
+    services,
+    credentials,
+    rateLimiter,
+    idempotency,
+    logger,
+    outages,
+    bodyLimitBytes: config.bodyLimitBytes,
+    publicUrl: config.publicUrl,
+  });
   // First: every answer is timed, the guards' and the error handlers' too.
-  app.use(measureRequests);
-  app.use(securityHeaders());
-  // Node's own check is off (configureHttpServer), so that this answer is in the envelope.
-  app.use(requireHostHeader);
-  // Liveness costs nothing and must answer probes whatever else happens: before any limit.
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  // Then the security headers; Node's own Host check is off (configureHttpServer),
+  // so that this answer is in the envelope.
+  const front = [measureRequests, securityHeaders(), requireHostHeader];
   // Before anything reads a body or a credential: a declared body over the limit, an
   // unknown Content-Encoding, then the budget of requests without a valid credential.
   const bodyLimit = bodyGuard(config.bodyLimitBytes);
   const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter)];
+  const errorHandler = restErrorHandler(logger, outages);
+  // A /v1 route row runs `front`, `guards` and its handlers without Express's layer
+  // walk (src/rest/direct-lane.ts); anything else goes on through the stack below,
+  // which stays the whole definition of the order.
+  app.use(directLane({ mount: '/v1', before: [...front, ...guards], routes: rest.routes, onError: errorHandler }));
+  app.use(...front);
+  // Liveness costs nothing and must answer probes whatever else happens: before any limit.
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // /graphql first, with its guards inside its chain, so their errors get GraphQL's shape.
   app.use(
     '/graphql',
@@ -151,24 +168,11 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
       );
     }
   });
-  app.use(
-    '/v1',
-    createRestRouter({
-      schema,
-      services,
-      credentials,
-      rateLimiter,
-      idempotency,
-      logger,
-      outages,
-      bodyLimitBytes: config.bodyLimitBytes,
-      publicUrl: config.publicUrl,
-    }),
-  );
+  app.use('/v1', rest.router);
   app.use((req: Request, res: Response) =>
     sendError(res, new DomainError('NOT_FOUND', `No route for ${req.method} ${req.path}`)),
   );
-  app.use(restErrorHandler(logger, outages));
+  app.use(errorHandler);
 
   return {
     app,

@@ -52,6 +52,12 @@ export interface Logger {
 
 export class CredentialResolver {
   private readonly cache = new Map<string, CachedKey>();
+  /**
+   * The hash of each credential that resolved, by the credential: a request with a
+   * known credential costs a lookup, not a SHA-256 (the entry itself stays keyed
+   * by hash, so dropping and re-reading it works as before).
+   */
+  private readonly hashes = new Map<string, string>();
   private listener?: pg.Client;
   private closed = false;
 
@@ -106,17 +112,20 @@ export class CredentialResolver {
     token: string,
     load: (hash: string, now: number) => Promise<CachedKey | undefined>,
   ): Promise<CachedKey | undefined> {
-    const hash = sha256Hex(token);
+    const hash = this.hashes.get(token) ?? sha256Hex(token);
     const now = Date.now();
     const entry = this.cache.get(hash);
     if (entry && now - entry.loadedAt <= CACHE_TTL_MS) return entry;
     const loaded = await load(hash, now);
     if (!loaded) {
       this.cache.delete(hash);
+      this.hashes.delete(token);
       return undefined;
     }
     if (this.cache.size >= MAX_CACHED_KEYS) this.cache.clear();
+    if (this.hashes.size >= MAX_CACHED_KEYS) this.hashes.clear();
     this.cache.set(hash, loaded);
+    this.hashes.set(token, hash);
     return loaded;
   }
 

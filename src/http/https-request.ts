@@ -16,5 +16,10 @@ export function declarePublicUrl(app: Express, publicUrl: string): void {
 }
 
 export function reachedOverHttps(req: Request): boolean {
-  return req.secure || req.app.get(PUBLIC_URL_IS_HTTPS) === true;
+  if (req.app.get(PUBLIC_URL_IS_HTTPS) === true) return true;
+  // Without X-Forwarded-Proto, req.secure is the socket's TLS whoever the peer is:
+  // the same answer without asking `trust proxy` about the peer's address (an
+  // address parse per request).
+  if (!req.headers['x-forwarded-proto']) return !!(req.socket as { encrypted?: boolean }).encrypted;
+  return req.secure;
 }

@@ -29,6 +29,8 @@ import { parseInput, parseQuery } from '../validation.js';
 import type { OutageLog } from '../outage-log.js';
 import { prepareOperation, runOperation } from './execute.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import type { DirectRoute } from './direct-lane.js';
+import { RouteTable, type TableRow } from './route-table.js';
 import { servedRoutes, type ServedRoute } from './served-route.js';
 
 export interface RestDependencies {
@@ -69,15 +71,24 @@ function parseBody(row: ServedRoute, body: unknown): { body?: unknown; actionOnl
   };
 }
 
-export function createRestRouter(deps: RestDependencies): Router {
+export interface Rest {
+  router: Router;
+  /** The router's routes and, for each REST row, what runs after the app's middleware (direct-lane.ts). */
+  routes: RouteTable<DirectRoute>;
+}
+
+export function createRestRouter(deps: RestDependencies): Rest {
   const router = express.Router();
   const readJsonBody = jsonBodyReader(deps.bodyLimitBytes);
   const routes = servedRoutes(deps.schema, ROUTES);
   const openApi = buildOpenApiDocument(routes, deps.publicUrl);
+  // In the order the router tries them; the OpenAPI document stays Express's (no authentication).
+  const tableRows: TableRow<DirectRoute>[] = [{ method: 'get', path: OPENAPI_PATH, value: undefined }];
 
   router.get(OPENAPI_PATH, (_req, res) => void res.json(openApi));
 
-  router.use(authenticate(bearer(deps.credentials), deps.rateLimiter));
+  const authenticated = authenticate(bearer(deps.credentials), deps.rateLimiter);
+  router.use(authenticated);
 
   const methodsByPath = new Map<string, string[]>();
   for (const row of routes) {
@@ -145,6 +156,11 @@ export function createRestRouter(deps: RestDependencies): Router {
       deps.outages.passed();
     };
     router[row.method](row.path, handler as unknown as RequestHandler);
+    tableRows.push({
+      method: row.method,
+      path: row.path,
+      value: { mounted: [authenticated], route: [handler as unknown as RequestHandler] },
+    });
   }
 
   router.use((req: Request, res: Response) => {
@@ -160,7 +176,7 @@ export function createRestRouter(deps: RestDependencies): Router {
   });
 
   router.use(restErrorHandler(deps.logger, deps.outages));
-  return router;
+  return { router, routes: new RouteTable(tableRows) };
 }
 
 function matches(pattern: string, path: string): boolean {

@@ -4,7 +4,8 @@ import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { ErrorMessage, Field, checkedValues, formValues, useSubmit } from '../../ui.js';
 import type { OauthApp } from './oauth-apps.js';
-import { ScopeChoices } from './scope-choices.js';
+import { ScopeChecks } from '../../scopes.js';
+import { SCOPES } from '../../../../auth/scopes.js';
 
 const CREATE = `mutation CreateOauthApp($input: CreateOauthAppInput!) {
   createOauthApp(input: $input) { id name description clientId clientType requirePkce redirectUris scopes createdAt clientSecret }
@@ -70,7 +71,11 @@ export function OauthAppForm({
           </p>
         )}
       </div>
-      <ScopeChoices legend="Scopes the app may ask for" error={fieldError('scopes')} />
+      <ScopeChecks
+        scopes={SCOPES.filter((scope) => scope !== 'admin')}
+        legend="Scopes the app may ask for"
+        error={fieldError('scopes')}
+      />
       <fieldset class="checks">
         <legend>Client type</legend>
         <label>

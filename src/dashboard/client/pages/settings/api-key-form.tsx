@@ -6,7 +6,7 @@ import { navigate } from '../../route.js';
 import type { PageProps } from '../../section.js';
 import { checkedValues, ErrorMessage, Field, Link, PageHeader, ShownOnce, useSubmit } from '../../ui.js';
 import type { NewApiKey } from './api-keys.js';
-import { grantableScopes, ScopeChecks } from './scopes.js';
+import { grantableScopes, ScopeChecks } from '../../scopes.js';
 
 const CREATE = `mutation CreateApiKey($input: CreateApiKeyInput!) {
   createApiKey(input: $input) { id name key secret }

@@ -5,7 +5,7 @@ import { graphql } from '../../api.js';
 import { navigate } from '../../route.js';
 import type { PageProps } from '../../section.js';
 import { checkedValues, ErrorMessage, Field, Link, Loaded, PageHeader, Select, useQuery, useSubmit } from '../../ui.js';
-import { grantableScopes, ScopeChecks } from './scopes.js';
+import { grantableScopes, ScopeChecks } from '../../scopes.js';
 import { USER_FIELDS, type User } from './users.js';
 
 const FIELDS = ['email', 'name', 'password', 'role', 'scopes'];

@@ -1,7 +1,7 @@
 // The scopes a viewer may hand on (to a key, to a member): an admin every one,
 // a member its own. The names and descriptions are the API's own list.
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../../../../auth/scopes.js';
-import type { Viewer } from '../../section.js';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../auth/scopes.js';
+import type { Viewer } from './section.js';
 
 export function grantableScopes(viewer: Viewer): string[] {
   return viewer.scopes.includes('admin') ? [...SCOPES] : SCOPES.filter((scope) => viewer.scopes.includes(scope));

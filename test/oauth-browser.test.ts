@@ -2,13 +2,12 @@
 // playwright-core): the forms work without any script, Allow brings the app a
 // code, Deny brings it access_denied. A screenshot of each page is saved under
 // test-artifacts/ (gitignored) for a person to look at.
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, browserTestsRun, launchBrowser } from './support/browser.js';
 import { useServer } from './support/fixtures.js';
 import {
   authorizeUrl,
@@ -20,24 +19,7 @@ import {
   type TestUser,
 } from './support/oauth.js';
 
-const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'test-artifacts');
-/**
- * The browser: CHROMIUM_PATH, else the first of the usual places. A machine without
- * one skips these tests and says so, unless REQUIRE_BROWSER_TESTS=1 (set by .ci/run,
- * which installs Debian's chromium first), where that is a failure.
- */
-const CHROMIUM = [
-  process.env.CHROMIUM_PATH,
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-].find((candidate): candidate is string => !!candidate && existsSync(candidate));
-const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
-if (!CHROMIUM && !REQUIRED) {
-  console.warn('oauth-browser.test.ts: no chromium found (set CHROMIUM_PATH, or apt-get install chromium); skipped');
-}
-const runInBrowser = !!CHROMIUM || REQUIRED;
+const runInBrowser = browserTestsRun('oauth-browser.test.ts');
 
 const server = useServer({ RATE_LIMIT_MAX: '100000' });
 let browser: Browser;
@@ -49,8 +31,6 @@ let received: URL[] = [];
 
 beforeAll(async () => {
   if (!runInBrowser) return;
-  if (!CHROMIUM) throw new Error('REQUIRE_BROWSER_TESTS=1 but no chromium found (CHROMIUM_PATH, /usr/bin/chromium)');
-  await mkdir(ARTIFACTS, { recursive: true });
   callback = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://127.0.0.1');
     if (url.pathname === '/callback') received.push(url); // not the browser's /favicon.ico
@@ -61,10 +41,7 @@ beforeAll(async () => {
   const org = await server.org();
   app = await createApp(server, org.id, { redirectUris: [redirectUri], name: 'Contact Sync' });
   user = await createUser(server, org.id);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employees } from '../employee/index.js';
 import { attendanceInput, attendanceList, clockOutInput } from './input.js';
-import { refuseOverlap } from './overlap.js';
+import { lockEmployee, refuseOverlap } from './overlap.js';
 import { Attendance } from './type.js';
 
 const invalid = (message: string) => new DomainError('VALIDATION_ERROR', `'clockOut': ${message}`, 'clockOut');
@@ -55,6 +55,7 @@ export const attendance = defineResource({
         sets: async ({ clockOut }, record, rules) => {
           const at = clockOut ?? (await transactionTime(rules));
           const minutes = minutesWorked(record.clockIn, at);
+          await lockEmployee(rules, record.employeeId);
           await refuseOverlap(rules, { ...record, from: record.clockIn, to: at }, 'clockOut');
           return { clockOut: at, minutesWorked: minutes };
         },
@@ -71,10 +72,7 @@ export const attendance = defineResource({
     },
     async create({ employeeId, clockIn }, rules) {
       // Locked until commit: a concurrent clock-in (or terminate) of this employee waits for this one.
-      const [employee] = await rules.query<{ status: string }>(
-        `select status from "Employee" where id = $1 and "organizationId" = $2 for update`,
-        [employeeId, rules.organizationId],
-      );
+      const employee = await lockEmployee(rules, employeeId);
       if (!employee) return; // the insert's reference check answers 400 naming employeeId
       if (employee.status !== 'active') {
         throw new DomainError(
@@ -94,16 +92,13 @@ export const attendance = defineResource({
       await refuseOverlap(rules, { employeeId, from }, 'clockIn');
     },
     async update({ before, changes }, rules) {
+      const field = 'clockIn' in changes ? 'clockIn' : 'clockOut' in changes ? 'clockOut' : undefined;
+      if (!field) return;
       const record = { ...before, ...changes } as Attendance;
-      if (record.status !== 'closed') {
-        if (changes.clockIn) await refuseOverlap(rules, { ...record, from: record.clockIn }, 'clockIn');
-        return;
-      }
+      await lockEmployee(rules, record.employeeId);
+      if (record.status !== 'closed') return refuseOverlap(rules, { ...record, from: record.clockIn }, 'clockIn');
       const minutes = minutesWorked(record.clockIn, record.clockOut!);
-      if ('clockIn' in changes || 'clockOut' in changes) {
-        const field = 'clockIn' in changes ? 'clockIn' : 'clockOut';
-        await refuseOverlap(rules, { ...record, from: record.clockIn, to: record.clockOut }, field);
-      }
+      await refuseOverlap(rules, { ...record, from: record.clockIn, to: record.clockOut }, field);
       return minutes === before.minutesWorked ? {} : { minutesWorked: minutes };
     },
   },

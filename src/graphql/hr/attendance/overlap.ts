@@ -2,7 +2,7 @@
 // A record covers [clockIn, clockOut); an open one counts from its clockIn on.
 // A clock-in (or an open record's corrected clockIn) must not fall inside another
 // record; a closed interval (at clock-out, or corrected) must not overlap one.
-// The employee's row is locked first, so concurrent writes for them queue.
+// Callers lock the employee's row first (lockEmployee), so concurrent writes for them queue.
 import { DomainError } from '../../../errors.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 
@@ -12,19 +12,25 @@ interface Other {
   clockOut: string | null;
 }
 
+/** Locks the employee's row until commit: their attendance writes queue behind each other. */
+export async function lockEmployee(rules: RuleContext, employeeId: unknown): Promise<{ status: string } | undefined> {
+  const [employee] = await rules.query<{ status: string }>(
+    `select status from "Employee" where id = $1 and "organizationId" = $2 for update`,
+    [employeeId, rules.organizationId],
+  );
+  return employee;
+}
+
 /**
  * Refuses (409 naming `field`) when [from, to) — or the instant `from` without
- * `to` — overlaps another record of the employee's than `recordId`.
+ * `to` — overlaps another record of the employee's than `record.id`. The
+ * employee's row is locked already (lockEmployee).
  */
 export async function refuseOverlap(
   rules: RuleContext,
   record: { id?: string; employeeId: unknown; from: string; to?: string | null },
   field: 'clockIn' | 'clockOut',
 ): Promise<void> {
-  await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for update`, [
-    record.employeeId,
-    rules.organizationId,
-  ]);
   const starts = record.to ? `"clockIn" < $5::timestamptz` : `"clockIn" <= $5::timestamptz`;
   const [other] = await rules.query<Other>(
     `select id, to_char("clockIn" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "clockIn",

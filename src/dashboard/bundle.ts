@@ -3,21 +3,16 @@
 // the repository, and what runs is always the source next to it. The bundle is
 // kept in memory and served under a name carrying its hash, so browsers may
 // cache it for good and a new bundle is a new URL.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-
-export interface Asset {
-  body: Buffer;
-  contentType: string;
-}
+import { hashedAsset, madeOnce, type HashedAsset } from '../http/hashed-assets.js';
 
 export interface DashboardBundle {
   /** The URL path of the script and the stylesheet, under /dashboard/assets/. */
   script: string;
   stylesheet: string;
-  assets: Map<string, Asset>;
+  assets: HashedAsset[];
 }
 
 /**
@@ -49,27 +44,14 @@ async function bundle(): Promise<DashboardBundle> {
     logLevel: 'silent',
     legalComments: 'none',
   });
-  const assets = new Map<string, Asset>();
-  let script = '';
-  let stylesheet = '';
-  for (const file of result.outputFiles) {
+  const assets = result.outputFiles.map((file) => {
     const extension = file.path.slice(file.path.lastIndexOf('.'));
-    const hash = createHash('sha256').update(file.contents).digest('base64url').slice(0, 12);
-    const name = `app.${hash}${extension}`;
-    assets.set(name, { body: Buffer.from(file.contents), contentType: CONTENT_TYPES[extension] ?? 'text/plain' });
-    if (extension === '.js') script = name;
-    if (extension === '.css') stylesheet = name;
-  }
+    return hashedAsset('app', extension, Buffer.from(file.contents), CONTENT_TYPES[extension] ?? 'text/plain');
+  });
+  const named = (extension: string) => assets.find((asset) => asset.name.endsWith(extension))?.name ?? '';
+  const [script, stylesheet] = [named('.js'), named('.css')];
   return { script, stylesheet, assets };
 }
 
-let built: Promise<DashboardBundle> | undefined;
-
 /** The bundle, built once per process (a failed build is tried again on the next request). */
-export function dashboardBundle(): Promise<DashboardBundle> {
-  built ??= bundle().catch((error: unknown) => {
-    built = undefined;
-    throw error;
-  });
-  return built;
-}
+export const dashboardBundle = madeOnce(bundle);

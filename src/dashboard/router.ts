@@ -6,6 +6,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
+import { serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
 import { dashboardPage } from './page.js';
 
@@ -28,12 +29,10 @@ const CSP = [
 export function dashboardRouter({ sessions }: DashboardDependencies): Router {
   const router = express.Router();
 
-  router.get('/assets/:name', async (req: Request, res: Response) => {
-    const asset = (await dashboardBundle()).assets.get(String(req.params.name));
-    if (!asset) return void res.status(404).type('text/plain').send('Not found');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.type(asset.contentType).send(asset.body);
-  });
+  router.get(
+    '/assets/:name',
+    serveHashedAssets(async () => (await dashboardBundle()).assets),
+  );
 
   router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
     const user = await signedInUser(req, sessions);

@@ -2,10 +2,10 @@
 // Redoc's standalone bundle is served from node_modules by this server (no CDN:
 // the page makes no request to another origin), with the script that starts it.
 // GET only; anything else falls through to the service's 404 envelope.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import express, { type Request, type Response, type Router } from 'express';
+import { hashedAsset, madeOnce, serveHashedAssets } from '../http/hashed-assets.js';
 import { INIT_SCRIPT } from './init.js';
 import { docsPage } from './page.js';
 
@@ -26,17 +26,6 @@ export const DOCS_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-interface Asset {
-  name: string;
-  body: Buffer;
-}
-
-/** A file named by a hash of its content, so it can be cached for a year. */
-function asset(base: string, body: Buffer): Asset {
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
-  return { name: `${base}.${hash}.js`, body };
-}
-
 /**
  * Redoc's sidebar shows a logo from its CDN; the page fetches nothing from
  * elsewhere (and the CSP would refuse it), so the bundle names an empty image instead.
@@ -44,26 +33,20 @@ function asset(base: string, body: Buffer): Asset {
 const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const NO_IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E";
 
-let assets: Promise<Asset[]> | undefined;
+const JAVASCRIPT = 'application/javascript';
 
-function loadAssets(): Promise<Asset[]> {
-  const require = createRequire(import.meta.url);
-  assets ??= readFile(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').then((redoc) => [
-    asset('redoc.standalone', Buffer.from(redoc.replaceAll(REDOC_LOGO, NO_IMAGE))),
-    asset('init', Buffer.from(INIT_SCRIPT)),
-  ]);
-  return assets;
-}
+const loadAssets = madeOnce(async () => {
+  const redoc = await readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  return [
+    hashedAsset('redoc.standalone', '.js', Buffer.from(redoc.replaceAll(REDOC_LOGO, NO_IMAGE)), JAVASCRIPT),
+    hashedAsset('init', '.js', Buffer.from(INIT_SCRIPT), JAVASCRIPT),
+  ];
+});
 
 export function docsRouter(): Router {
   const router = express.Router();
 
-  router.get('/assets/:name', async (req: Request, res: Response) => {
-    const found = (await loadAssets()).find((candidate) => candidate.name === req.params.name);
-    if (!found) return void res.status(404).type('text/plain').send('Not found');
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.type('application/javascript').send(found.body);
-  });
+  router.get('/assets/:name', serveHashedAssets(loadAssets));
 
   router.get('/', async (_req: Request, res: Response) => {
     const [redoc, init] = await loadAssets();

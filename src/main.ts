@@ -115,7 +115,7 @@ async function start(): Promise<void> {
   }
   if (stopping) return;
 
-  requests = drainable(platform.app);
+  requests = drainable(platform.listener);
   server = config.tls
     ? https.createServer(
         { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile), minVersion: 'TLSv1.3' },

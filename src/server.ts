@@ -1,5 +1,6 @@
 // Composes the HTTP service: /v1 (REST), /graphql, /oauth, health; and owns the
 // long-lived parts (database client, key cache, rate-limit store) to close them.
+import type { RequestListener } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import type pg from 'pg';
 import type { Config } from './config.js';
@@ -35,6 +36,8 @@ import { createRestRouter, restErrorHandler } from './rest/app.js';
 import { directLane } from './rest/direct-lane.js';
 
 export interface Platform {
+  /** What the HTTP server calls: the /v1 direct lane, else the Express app. */
+  listener: RequestListener;
   app: express.Express;
   prisma: PrismaClient;
   services: Services;
@@ -117,10 +120,16 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const bodyLimit = bodyGuard(config.bodyLimitBytes);
   const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter)];
   const errorHandler = restErrorHandler(logger, outages);
-  // A /v1 route row runs `front`, `guards` and its handlers without Express's layer
-  // walk (src/rest/direct-lane.ts); anything else goes on through the stack below,
-  // which stays the whole definition of the order.
-  app.use(directLane({ mount: '/v1', before: [...front, ...guards], routes: rest.routes, onError: errorHandler }));
+  // A /v1 route row runs `front`, `guards` and its handlers before Express, on Node's
+  // own request and response (src/rest/direct-lane.ts); anything else goes through the
+  // stack below, which stays the whole definition of the order.
+  const lane = directLane({
+    app,
+    mount: '/v1',
+    before: [...front, ...guards],
+    routes: rest.routes,
+    onError: errorHandler,
+  });
   app.use(...front);
   // Liveness costs nothing and must answer probes whatever else happens: before any limit.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
@@ -175,6 +184,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.use(errorHandler);
 
   return {
+    listener: (req, res) => lane(req, res) || app(req, res),
     app,
     prisma,
     services,

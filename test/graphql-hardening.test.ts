@@ -487,7 +487,7 @@ describe('what the service logs', () => {
       { write: (line: string) => void lines.push(JSON.parse(line)) },
     );
     const platform = await createPlatform(config, databaseUrls(db.url), logger);
-    const listener = http.createServer(platform.app);
+    const listener = http.createServer(platform.listener);
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
     close = async () => {

@@ -4,11 +4,12 @@
 // every answer to it); a request without a valid credential -> one point off
 // its client address's budget, so guessing keys or hammering public paths is
 // bounded like any credential.
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { unauthorized, type CredentialResolver } from '../auth/credentials.js';
 import type { Principal } from '../auth/principal.js';
 import { DomainError } from '../errors.js';
-import { clientAddressKey } from './client-address.js';
+import { clientAddress, clientAddressKey } from './client-address.js';
+import type { Handler, HttpRequest, HttpResponse } from './exchange.js';
 import type { RateLimitDecision, SharedRateLimiter } from './rate-limit.js';
 
 export interface AuthLocals {
@@ -19,7 +20,7 @@ export interface AuthLocals {
   identified?: boolean;
 }
 
-type Locals = Response<unknown, AuthLocals>['locals'];
+type Locals = HttpResponse['locals'] & AuthLocals;
 
 /**
  * A credential refused so that the request must not run at all, whatever it
@@ -29,7 +30,7 @@ type Locals = Response<unknown, AuthLocals>['locals'];
 export class RequestRefused extends DomainError {}
 
 /** How a path finds its request's credential; throws UNAUTHORIZED (or FORBIDDEN) when it is refused. */
-export type ResolveCredential = (req: Request) => Promise<Principal>;
+export type ResolveCredential = (req: HttpRequest) => Promise<Principal>;
 
 /** The Authorization header's Bearer API key or access token: every path's credential. */
 export const bearer =
@@ -38,7 +39,12 @@ export const bearer =
     credentials.resolve(req.headers.authorization);
 
 /** Resolves the request's credential into locals.principal, or the reason into locals.authError. */
-async function resolveInto(resolve: ResolveCredential, req: Request, res: Response, locals: Locals): Promise<void> {
+async function resolveInto(
+  resolve: ResolveCredential,
+  req: HttpRequest,
+  res: ServerResponse,
+  locals: Locals,
+): Promise<void> {
   // What is answered to a credential is that credential's business: no cache may keep it.
   if (req.headers.authorization) res.setHeader('Cache-Control', 'no-store');
   try {
@@ -53,7 +59,7 @@ async function resolveInto(resolve: ResolveCredential, req: Request, res: Respon
 const isRefused = (error: Error | undefined) =>
   error instanceof DomainError && (error.code === 'UNAUTHORIZED' || error.code === 'FORBIDDEN');
 
-function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
+function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDecision): void {
   res.setHeader('RateLimit-Limit', String(decision.limit));
   res.setHeader('RateLimit-Remaining', String(decision.remaining));
   res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
@@ -75,19 +81,19 @@ const rateLimitExceeded = (decision: RateLimitDecision, whose: string) =>
  * A credential that cannot be checked (database trouble) is not counted: the
  * route answers with that error.
  */
-export function identifyClient(resolve: ResolveCredential, unauthenticated: SharedRateLimiter): RequestHandler {
-  return (async (req: Request, res: Response<unknown, AuthLocals>, next: NextFunction) => {
-    const locals = res.locals;
+export function identifyClient(resolve: ResolveCredential, unauthenticated: SharedRateLimiter): Handler {
+  return async (req, res, next) => {
+    const locals = res.locals as Locals;
     if (locals.identified) return next();
     locals.identified = true;
     await resolveInto(resolve, req, res, locals);
     if (locals.principal) return next();
     if (!isRefused(locals.authError)) return next();
-    const decision = await unauthenticated.consume(`ip:${clientAddressKey(req.ip)}`);
+    const decision = await unauthenticated.consume(`ip:${clientAddressKey(clientAddress(req))}`);
     setRateLimitHeaders(res, decision);
     if (decision.allowed) return next();
     next(rateLimitExceeded(decision, ' without a valid credential from this address'));
-  }) as RequestHandler;
+  };
 }
 
 /**
@@ -99,9 +105,9 @@ export function authenticate(
   resolve: ResolveCredential,
   rateLimiter: SharedRateLimiter,
   { optional = false } = {},
-): RequestHandler {
-  return (async (req: Request, res: Response<unknown, AuthLocals>, next: NextFunction) => {
-    const locals = res.locals;
+): Handler {
+  return async (req, res, next) => {
+    const locals = res.locals as Locals;
     if (!locals.identified) await resolveInto(resolve, req, res, locals);
     const principal = locals.principal;
     if (!principal) return optional ? next() : next(locals.authError ?? unauthorized());
@@ -109,5 +115,5 @@ export function authenticate(
     setRateLimitHeaders(res, decision);
     if (decision.allowed) return next();
     next(rateLimitExceeded(decision, ''));
-  }) as RequestHandler;
+  };
 }

@@ -6,16 +6,19 @@
 // stops at BODY_LIMIT_BYTES of output; the limit also applies to the bytes
 // sent. Any other encoding is 415, on every Node version (body-parser would
 // decode zstd where Node can).
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { Handler, HttpRequest } from './exchange.js';
 import { DomainError } from '../errors.js';
 
 export const SUPPORTED_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
-function isJson(req: Request): boolean {
+function isJson(req: IncomingMessage): boolean {
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
 }
 
-const hasBody = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0 || !!req.headers['transfer-encoding'];
+const hasBody = (req: IncomingMessage) =>
+  Number(req.headers['content-length'] ?? 0) > 0 || !!req.headers['transfer-encoding'];
 
 export const bodyTooLarge = (limitBytes: number) =>
   new DomainError('PAYLOAD_TOO_LARGE', `The request body must be at most ${limitBytes} bytes`);
@@ -26,8 +29,8 @@ export const bodyTooLarge = (limitBytes: number) =>
  * connection for as long as the client likes), and an encoding we do not decode
  * is 415. The connection is closed after a 413, as its unread body cannot be skipped.
  */
-export function bodyGuard(limitBytes: number): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function bodyGuard(limitBytes: number): Handler {
+  return (req, res, next) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limitBytes) {
       res.setHeader('Connection', 'close');
@@ -48,7 +51,7 @@ export function bodyGuard(limitBytes: number): RequestHandler {
 }
 
 /** Parses the JSON body into req.body; throws DomainError (via toDomainError for parser errors). */
-export function jsonBodyReader(limitBytes: number): (req: Request, res: Response) => Promise<void> {
+export function jsonBodyReader(limitBytes: number): (req: HttpRequest, res: ServerResponse) => Promise<void> {
   // Not strict: "x", 123 and null are JSON, and the route says they are not an object.
   const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
   return async (req, res) => {

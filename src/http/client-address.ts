@@ -3,6 +3,8 @@
 // counting single IPv6 addresses would give each client 2^64 budgets: IPv6 is
 // counted by its /64 prefix, IPv4 (and IPv4-mapped IPv6) by the address.
 import net from 'node:net';
+import proxyaddr from 'proxy-addr';
+import type { HttpRequest } from './exchange.js';
 
 /** The first four 16-bit groups of an IPv6 address, expanded (`2001:db8:0:0`). */
 function ipv6Prefix64(address: string): string {
@@ -30,4 +32,9 @@ export function clientAddressKey(address: string | undefined): string {
   if (mapped) return mapped;
   if (net.isIPv6(address)) return `${ipv6Prefix64(address)}::/64`;
   return address;
+}
+
+/** The client's address as Express's `req.ip` gives it: the nearest address `trust proxy` does not vouch for. */
+export function clientAddress(req: HttpRequest): string {
+  return proxyaddr(req, req.app.get('trust proxy fn') as (address: string, hop: number) => boolean);
 }

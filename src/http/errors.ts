@@ -1,9 +1,10 @@
 // The one mapping from DomainError codes to HTTP: status and headers. The REST
 // envelope and /graphql's request-level errors both answer through here.
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { DomainError, internalError, type ErrorCode } from '../errors.js';
 import { bodyTooLarge, SUPPORTED_ENCODINGS } from './body.js';
+import { sendJson } from './send-json.js';
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -24,16 +25,16 @@ export function httpStatusOf(error: DomainError): number {
 }
 
 /** Status and the headers that go with it (WWW-Authenticate on 401, Retry-After on 429 and 503). */
-export function writeErrorHead(res: Response, error: DomainError): void {
+export function writeErrorHead(res: ServerResponse, error: DomainError): void {
   if (error.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="api"');
   if (error.retryAfter !== undefined) res.setHeader('Retry-After', String(error.retryAfter));
-  res.status(httpStatusOf(error));
+  res.statusCode = httpStatusOf(error);
 }
 
 /** The specification's envelope: {"error": {code, message, field?, retryAfter?}}. */
-export function sendError(res: Response, error: DomainError): void {
+export function sendError(res: ServerResponse, error: DomainError): void {
   writeErrorHead(res, error);
-  res.json({ error: error.toBody() });
+  sendJson(res, res.statusCode, { error: error.toBody() });
 }
 
 type HttpError = {

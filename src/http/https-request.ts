@@ -6,7 +6,8 @@
 //
 // Kept as an app setting, as Express keeps `trust proxy` for req.secure, so that
 // every handler asks the request without the configuration passed down to it.
-import type { Express, Request } from 'express';
+import type { Express } from 'express';
+import type { HttpRequest } from './exchange.js';
 
 const PUBLIC_URL_IS_HTTPS = 'public url is https';
 
@@ -15,11 +16,18 @@ export function declarePublicUrl(app: Express, publicUrl: string): void {
   app.set(PUBLIC_URL_IS_HTTPS, new URL(publicUrl).protocol === 'https:');
 }
 
-export function reachedOverHttps(req: Request): boolean {
+type Trust = (address: string | undefined, hop: number) => boolean;
+
+export function reachedOverHttps(req: HttpRequest): boolean {
   if (req.app.get(PUBLIC_URL_IS_HTTPS) === true) return true;
-  // Without X-Forwarded-Proto, req.secure is the socket's TLS whoever the peer is:
-  // the same answer without asking `trust proxy` about the peer's address (an
-  // address parse per request).
-  if (!req.headers['x-forwarded-proto']) return !!(req.socket as { encrypted?: boolean }).encrypted;
-  return req.secure;
+  const overTls = !!(req.socket as { encrypted?: boolean }).encrypted;
+  // Without X-Forwarded-Proto this is the socket's TLS whoever the peer is: the
+  // same answer without asking `trust proxy` about the peer's address.
+  const forwarded = req.headers['x-forwarded-proto'];
+  if (!forwarded) return overTls;
+  // Express's req.protocol: the header's first value, from a peer `trust proxy` trusts.
+  const trust = req.app.get('trust proxy fn') as Trust;
+  if (!trust(req.socket.remoteAddress, 0)) return overTls;
+  const first = (Array.isArray(forwarded) ? forwarded[0]! : forwarded).split(',')[0]!;
+  return first.trim() === 'https';
 }

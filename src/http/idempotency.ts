@@ -9,11 +9,12 @@
 // without answering, the key is free again after a minute.
 import { createHmac } from 'node:crypto';
 import type { PrismaClient } from '../db/prisma.js';
-import type { Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { Sealer } from '../auth/sealing.js';
 import type { ServerKeyRing } from '../auth/server-keys.js';
 import { DomainError } from '../errors.js';
 import { httpStatusOf, toDomainError } from './errors.js';
+import { pathOf, type HttpRequest } from './exchange.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEEP_HOURS = 24;
@@ -154,10 +155,10 @@ export interface Answer {
 /** Runs `answer` once per Idempotency-Key and credential: repeats get the stored answer back. */
 export async function answerOnce(
   store: IdempotencyStore,
-  { scope, req, res }: { scope: IdempotencyScope; req: Request; res: Response },
+  { scope, req, res }: { scope: IdempotencyScope; req: HttpRequest; res: ServerResponse },
   answer: () => Promise<Answer>,
 ): Promise<Answer> {
-  const claim = await store.claim(scope, { method: req.method, path: req.baseUrl + req.path, body: req.body });
+  const claim = await store.claim(scope, { method: req.method!, path: req.baseUrl + pathOf(req), body: req.body });
   if (claim.kind === 'replay') {
     res.setHeader('Idempotent-Replayed', 'true');
     return { status: claim.status, body: claim.body ?? undefined };

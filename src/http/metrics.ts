@@ -3,13 +3,13 @@
 // the pattern that answered (`/v1/crm/contacts/:id`), never the path with its ids;
 // a request answered before any route matched (a 404, a 401 or 429 from the guards)
 // is counted under its mount point, `/v1/*`, or `*` outside every mount.
-import type { NextFunction, Request, Response } from 'express';
+import type { HttpRequest, HttpResponse, NextFunction } from './exchange.js';
 import { httpRequestDuration } from '../metrics/registry.js';
 
 /** res.locals key: the route label of a mount that serves every path under it (/graphql). */
 const ROUTE = 'metricsRoute';
 
-export function measureRequests(req: Request, res: Response, next: NextFunction): void {
+export function measureRequests(req: HttpRequest, res: HttpResponse, next: NextFunction): void {
   const started = performance.now();
   res.once('finish', () => {
     httpRequestDuration.observe(
@@ -22,16 +22,16 @@ export function measureRequests(req: Request, res: Response, next: NextFunction)
 
 /** Names the route of a mount that has no route patterns of its own. */
 export function routeName(route: string) {
-  return (_req: Request, res: Response, next: NextFunction): void => {
+  return (_req: HttpRequest, res: HttpResponse, next: NextFunction): void => {
     res.locals[ROUTE] = route;
     next();
   };
 }
 
-function routeOf(req: Request, res: Response): string {
+function routeOf(req: HttpRequest, res: HttpResponse): string {
   const named = res.locals[ROUTE] as string | undefined;
   if (named) return named;
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
+  const pattern = req.route?.path;
   if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
   return req.baseUrl ? `${req.baseUrl}/*` : '*';
 }

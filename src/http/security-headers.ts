@@ -7,15 +7,17 @@
 // so each header set is what helmet answers once, recorded at start-up and set on
 // every answer: one loop of setHeader instead of helmet's chain of a dozen
 // middleware per request (`npm run bench`, issue 15).
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { pathOf, type Handler, type HttpRequest } from './exchange.js';
 import helmet from 'helmet';
 import { reachedOverHttps } from './https-request.js';
 
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /** Apollo's landing page (GET /graphql from a browser, outside production) is HTML that loads its own scripts. */
-const isGraphQLLandingPage = (req: Request) =>
-  req.method === 'GET' && req.path === '/graphql' && (req.headers.accept ?? '').includes('text/html');
+const isGraphQLLandingPage = (req: IncomingMessage) =>
+  req.method === 'GET' && pathOf(req) === '/graphql' && (req.headers.accept ?? '').includes('text/html');
 
 /** What a helmet middleware does to a response: headers removed, then headers set, in order. */
 interface HeaderSet {
@@ -45,12 +47,12 @@ function record(middleware: RequestHandler): HeaderSet {
   return { removed, set: [...set] };
 }
 
-function apply(res: Response, { removed, set }: HeaderSet): void {
+function apply(res: ServerResponse, { removed, set }: HeaderSet): void {
   for (const name of removed) res.removeHeader(name);
   for (const [name, value] of set) res.setHeader(name, value);
 }
 
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(): Handler {
   const forApi = record(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -68,7 +70,7 @@ export function securityHeaders(): RequestHandler {
     }),
   );
   const hsts = record(helmet.strictTransportSecurity({ maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true }));
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: HttpRequest, res, next) => {
     if (reachedOverHttps(req)) apply(res, hsts);
     apply(res, isGraphQLLandingPage(req) ? forLandingPage : forApi);
     next();

@@ -10,10 +10,10 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { Duplex } from 'node:stream';
-import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config.js';
 import { DomainError, type ErrorCode } from '../errors.js';
 import { sendError } from './errors.js';
+import type { NextFunction } from './exchange.js';
 
 /** Node's default, stated: request line plus headers, in bytes (431 above it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -187,7 +187,7 @@ export function configureHttpServer(
  * RFC 9112 3.2: an HTTP/1.1 request without a Host header is a 400, here in the
  * envelope (configureHttpServer turns Node's own, empty answer off). HTTP/1.0 may omit it.
  */
-export function requireHostHeader(req: Request, res: Response, next: NextFunction): void {
+export function requireHostHeader(req: http.IncomingMessage, res: http.ServerResponse, next: NextFunction): void {
   if (req.headers.host !== undefined || req.httpVersion !== '1.1') return next();
   res.setHeader('Connection', 'close');
   sendError(res, new DomainError('VALIDATION_ERROR', 'An HTTP/1.1 request needs a Host header', 'Host'));

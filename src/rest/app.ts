@@ -3,7 +3,7 @@
 // own schema, run its GraphQL operation in-process and shape the answer.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { credentialHolder, type Principal } from '../auth/principal.js';
@@ -17,6 +17,8 @@ import { ROUTES, type Services } from '../graphql/modules.js';
 import { authenticate, bearer, type AuthLocals } from '../http/authenticate.js';
 import { jsonBodyReader } from '../http/body.js';
 import { sendError, toDomainError } from '../http/errors.js';
+import type { ErrorHandler, Handler, HttpRequest, HttpResponse } from '../http/exchange.js';
+import { sendJson } from '../http/send-json.js';
 import {
   IDEMPOTENCY_HEADER,
   type IdempotencyStore,
@@ -45,8 +47,6 @@ export interface RestDependencies {
   bodyLimitBytes: number;
   publicUrl: string;
 }
-
-type Locals = Required<Pick<AuthLocals, 'principal'>>;
 
 function withoutFields(body: unknown, fields: readonly string[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
@@ -97,7 +97,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
 
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
-    const answer = async (req: Request, principal: Principal): Promise<Answer> => {
+    const answer = async (req: HttpRequest, principal: Principal): Promise<Answer> => {
       const query = row.query ? parseQuery(row.query, req.query) : undefined;
       const { body, actionOnly } = parseBody(row, req.body);
       const variables = row.variables({ params: req.params as Record<string, string>, query, body });
@@ -109,7 +109,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
     };
 
     /** A download: the operation answers who may have it (scope, tenancy, 404), then the file is streamed. */
-    const sendFile = async (req: Request, res: Response, principal: Principal, file: FileRoute) => {
+    const sendFile = async (req: HttpRequest, res: HttpResponse, principal: Principal, file: FileRoute) => {
       const variables = row.variables({
         params: req.params as Record<string, string>,
         query: undefined,
@@ -117,7 +117,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
       });
       const context = createContext(deps.services, principal);
       const answer = await file.open(context, await runOperation(operation, variables, context));
-      res.status(row.status);
+      res.statusCode = row.status;
       res.setHeader('Content-Type', answer.contentType);
       res.setHeader('Content-Disposition', `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, '_')}"`);
       if (answer.size !== undefined) res.setHeader('Content-Length', String(answer.size));
@@ -130,8 +130,8 @@ export function createRestRouter(deps: RestDependencies): Rest {
       deps.outages.passed();
     };
 
-    const handler = async (req: Request, res: Response<unknown, Locals>) => {
-      const principal = res.locals.principal;
+    const handler: Handler = async (req, res) => {
+      const principal = (res.locals as AuthLocals).principal!;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
       if (row.file) return sendFile(req, res, principal, row.file);
       if (hasBody) await readJsonBody(req, res);
@@ -151,16 +151,14 @@ export function createRestRouter(deps: RestDependencies): Rest {
             () => answer(req, principal),
           )
         : await answer(req, principal);
-      if (result.body === undefined) res.status(result.status).end();
-      else res.status(result.status).json(result.body);
+      if (result.body === undefined) {
+        res.statusCode = result.status;
+        res.end();
+      } else sendJson(res, result.status, result.body);
       deps.outages.passed();
     };
-    router[row.method](row.path, handler as unknown as RequestHandler);
-    tableRows.push({
-      method: row.method,
-      path: row.path,
-      value: { mounted: [authenticated], route: [handler as unknown as RequestHandler] },
-    });
+    router[row.method](row.path, handler);
+    tableRows.push({ method: row.method, path: row.path, value: { mounted: [authenticated], route: [handler] } });
   }
 
   router.use((req: Request, res: Response) => {
@@ -184,9 +182,12 @@ function matches(pattern: string, path: string): boolean {
   return regex.test(path);
 }
 
-/** Internal errors are logged each; a 503 (the database away or busy) once per episode (OutageLog). */
-export function restErrorHandler(logger: Logger, outages: OutageLog) {
-  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+/**
+ * Internal errors are logged each; a 503 (the database away or busy) once per episode (OutageLog).
+ * Four parameters: that is how Express tells an error handler from middleware.
+ */
+export function restErrorHandler(logger: Logger, outages: OutageLog): ErrorHandler {
+  return (error, req, res, _next) => {
     const domain = toDomainError(error);
     if (domain.code === 'INTERNAL_ERROR') {
       logger.error({ err: domain.cause ?? error, method: req.method, url: req.originalUrl }, 'request failed');

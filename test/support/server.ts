@@ -77,7 +77,7 @@ export async function startTestServer(
     server.close();
     throw error;
   });
-  server.on('request', platform.app);
+  server.on('request', platform.listener);
 
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers };

@@ -8,16 +8,17 @@
 // subdomain and no plain-http page can plant one. Only the name in use is read.
 import type { Request, Response } from 'express';
 import { generateOAuthSecret, looksLike } from '../../auth/oauth-token-format.js';
+import type { HttpRequest } from '../../http/exchange.js';
 import { reachedOverHttps } from '../../http/https-request.js';
 
 export const SESSION_COOKIE = 'bp_session';
 
 /** The session cookie's name on this request: `__Host-bp_session` over https. */
-export function sessionCookieName(req: Request): string {
+export function sessionCookieName(req: HttpRequest): string {
   return reachedOverHttps(req) ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
 }
 
-export function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: HttpRequest, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
@@ -26,7 +27,7 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 /** This browser's session cookie, under the name in use on this request. */
-export function readSessionCookie(req: Request): string | undefined {
+export function readSessionCookie(req: HttpRequest): string | undefined {
   return readCookie(req, sessionCookieName(req));
 }
 

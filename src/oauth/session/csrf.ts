@@ -4,6 +4,7 @@
 // which keeps the cookie off cross-site POSTs in the first place.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { HttpRequest } from '../../http/exchange.js';
 import { browserToken, readSessionCookie } from './cookie.js';
 
 const PURPOSE = 'csrf-v1';
@@ -19,7 +20,7 @@ export function csrfToken(req: Request, res: Response): string {
 }
 
 /** Whether a submitted form carries this browser's token. */
-export function validCsrf(req: Request, submitted: unknown): boolean {
+export function validCsrf(req: HttpRequest, submitted: unknown): boolean {
   const cookie = readSessionCookie(req);
   if (!cookie || typeof submitted !== 'string' || submitted === '') return false;
   const expected = Buffer.from(tokenFor(cookie));

@@ -6,7 +6,6 @@
 // A custom header cannot be sent across sites without a CORS preflight, which
 // this service never grants, and the token is an HMAC of the cookie that only
 // our own pages can read (csrf.ts). Only /graphql takes sessions; /v1 stays Bearer.
-import type { Request } from 'express';
 import type { CredentialResolver } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import { userScopes } from '../../auth/user-scopes.js';
@@ -45,7 +44,7 @@ export async function sessionPrincipal(sessions: SessionService, token: string):
  * everywhere), else the session cookie with its X-CSRF-Token, else none.
  */
 export function bearerOrSession(credentials: CredentialResolver, sessions: SessionService): ResolveCredential {
-  return async (req: Request) => {
+  return async (req) => {
     const authorization = req.headers.authorization;
     const cookie = authorization ? undefined : readSessionCookie(req);
     if (!cookie) return credentials.resolve(authorization);

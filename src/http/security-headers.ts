@@ -17,7 +17,7 @@ const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /** Apollo's landing page (GET /graphql from a browser, outside production) is HTML that loads its own scripts. */
 const isGraphQLLandingPage = (req: IncomingMessage) =>
-  req.method === 'GET' && pathOf(req) === '/graphql' && (req.headers.accept ?? '').includes('text/html');
+  req.method === 'GET' && (req.headers.accept ?? '').includes('text/html') && pathOf(req) === '/graphql';
 
 /** What a helmet middleware does to a response: headers removed, then headers set, in order. */
 interface HeaderSet {

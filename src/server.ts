@@ -38,7 +38,6 @@ import { directLane } from './rest/direct-lane.js';
 export interface Platform {
   /** What the HTTP server calls: the /v1 direct lane, else the Express app. */
   listener: RequestListener;
-  app: express.Express;
   prisma: PrismaClient;
   services: Services;
   close(): Promise<void>;
@@ -185,7 +184,6 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
 
   return {
     listener: (req, res) => lane(req, res) || app(req, res),
-    app,
     prisma,
     services,
     async close() {

@@ -47,7 +47,8 @@ export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('
 // Built here, not in the template, so that formatting the template cannot change the hashed text.
 const STYLE_ELEMENT = new SafeHtml(`<style>${STYLE}</style>`);
 
-export function layout(title: string, body: SafeHtml): string {
+/** Every page we serve: UTF-8, for phones too, never a Referer; `head` adds to the head. */
+export function htmlDocument({ title, head, body }: { title: string; head?: SafeHtml; body: SafeHtml }): string {
   return (
     '<!doctype html>\n' +
     html`<html lang="en">
@@ -56,11 +57,15 @@ export function layout(title: string, body: SafeHtml): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
-        ${STYLE_ELEMENT}
+        ${head}
       </head>
       <body>
-        <main>${body}</main>
+        ${body}
       </body>
-    </html> `.value
+    </html>`.value
   );
+}
+
+export function layout(title: string, body: SafeHtml): string {
+  return htmlDocument({ title, head: STYLE_ELEMENT, body: html`<main>${body}</main>` });
 }

@@ -54,6 +54,8 @@ type QueryParser = ((query: string) => unknown) | undefined;
 
 export function directLane({ app, mount, before, routes, onError }: DirectLaneOptions): Lane {
   const prefix = `${mount}/`;
+  // Express's req.query: the app's `query parser fn` over the raw query string (settled when the app was composed).
+  const parseQuery = app.get('query parser fn') as QueryParser;
   return (incoming, outgoing) => {
     const url = incoming.url ?? '';
     if (!url.startsWith(prefix) || UNUSUAL_URL.test(url)) return false;
@@ -76,9 +78,7 @@ export function directLane({ app, mount, before, routes, onError }: DirectLaneOp
     const enterRoute: Handler = (_req, _res, next) => {
       req.params = found.params;
       req.route = { path: found.path };
-      // Express's req.query, parsed once: the app's `query parser fn` over the raw query string.
-      const parse = app.get('query parser fn') as QueryParser;
-      req.query = parse ? parse(queryAt < 0 ? '' : url.slice(queryAt + 1)) : Object.create(null);
+      req.query = parseQuery ? parseQuery(queryAt < 0 ? '' : url.slice(queryAt + 1)) : Object.create(null);
       next();
     };
     const { mounted, route } = found.value;

@@ -304,6 +304,19 @@ export function ConfirmButton({
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** Names shown as code tags (scopes, event types), in their order. */
+export function CodeTags({ values }: { values: readonly string[] }) {
+  return (
+    <>
+      {values.map((value) => (
+        <code key={value} class="tag">
+          {value}
+        </code>
+      ))}
+    </>
+  );
+}
+
 export function formatDateTime(value: string | null | undefined): string {
   return value ? dateTime.format(new Date(value)) : '—';
 }

@@ -1,6 +1,6 @@
 // The overview: who is signed in, in which organization, with which rights.
 import type { PageProps } from '../section.js';
-import { PageHeader } from '../ui.js';
+import { CodeTags, PageHeader } from '../ui.js';
 
 export function HomePage({ viewer }: PageProps) {
   return (
@@ -15,11 +15,7 @@ export function HomePage({ viewer }: PageProps) {
         <dd>{viewer.organization.name}</dd>
         <dt>Scopes</dt>
         <dd>
-          {viewer.scopes.map((scope) => (
-            <code key={scope} class="tag">
-              {scope}
-            </code>
-          ))}
+          <CodeTags values={viewer.scopes} />
         </dd>
       </dl>
       <p>

@@ -4,12 +4,13 @@ import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import type { PageProps } from '../../section.js';
 import {
+  CodeTags,
   ConfirmButton,
   ErrorMessage,
+  formatDateTime,
   Loaded,
   PageHeader,
   ShownOnce,
-  formatDateTime,
   useQuery,
   useSubmit,
 } from '../../ui.js';
@@ -126,11 +127,7 @@ function AppCard({
         </dd>
         <dt>Scopes</dt>
         <dd>
-          {app.scopes.map((scope) => (
-            <code key={scope} class="tag">
-              {scope}
-            </code>
-          ))}
+          <CodeTags values={app.scopes} />
         </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(app.createdAt)}</dd>

@@ -5,7 +5,17 @@ import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { navigate, setQuery, useLocation } from '../../route.js';
 import type { PageProps } from '../../section.js';
-import { ConfirmButton, ErrorMessage, Link, Loaded, PageHeader, ShownOnce, useQuery, useSubmit } from '../../ui.js';
+import {
+  CodeTags,
+  ConfirmButton,
+  ErrorMessage,
+  Link,
+  Loaded,
+  PageHeader,
+  ShownOnce,
+  useQuery,
+  useSubmit,
+} from '../../ui.js';
 import { DeliveryChart, type DeliveryHour } from './delivery-chart.js';
 import { DeliveryLog, type DeliveryPage } from './delivery-log.js';
 import { WebhookForm } from './webhook-form.js';
@@ -110,11 +120,7 @@ export function WebhookPage({ params }: PageProps) {
                   <dd>{webhook.description ?? '—'}</dd>
                   <dt>Events</dt>
                   <dd>
-                    {webhook.events.map((type) => (
-                      <code key={type} class="tag">
-                        {type}
-                      </code>
-                    ))}
+                    <CodeTags values={webhook.events} />
                   </dd>
                 </dl>
                 <div class="actions">

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { setQuery, useLocation } from '../../route.js';
 import {
+  CodeTags,
   ConfirmButton,
   ErrorMessage,
   formatDateTime,
@@ -152,11 +153,7 @@ function KeyRow({
         <code>{key.prefix}…</code>
       </td>
       <td>
-        {key.scopes.map((scope) => (
-          <code class="tag" key={scope}>
-            {scope}
-          </code>
-        ))}
+        <CodeTags values={key.scopes} />
       </td>
       <td>
         {formatDateTime(key.createdAt)}

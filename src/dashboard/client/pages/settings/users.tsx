@@ -4,6 +4,7 @@ import { graphql } from '../../api.js';
 import { setQuery, useLocation } from '../../route.js';
 import type { PageProps } from '../../section.js';
 import {
+  CodeTags,
   ConfirmButton,
   ErrorMessage,
   formatDateTime,
@@ -77,11 +78,7 @@ export function UsersPage({ viewer }: PageProps) {
                       <td>{user.name ?? '—'}</td>
                       <td>{user.role}</td>
                       <td>
-                        {user.scopes.map((scope) => (
-                          <code class="tag" key={scope}>
-                            {scope}
-                          </code>
-                        ))}
+                        <CodeTags values={user.scopes} />
                       </td>
                       <td>{formatDateTime(user.createdAt)}</td>
                       <td>

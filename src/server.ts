@@ -53,7 +53,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const connectionErrorLogger = (what: string) => (error: Error & { code?: string }) =>
     outages.failed(`${what} connection error`, { code: error.code, error: error.message });
   const logConnectionError = connectionErrorLogger('database');
-  const { prisma, pool } = connectDatabase(database.url, config.databasePoolSize, logConnectionError, {
+  const { prisma, pool, disconnect } = connectDatabase(database.url, config.databasePoolSize, logConnectionError, {
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     poolTimeoutMs: config.databasePoolTimeoutMs,
     pooled: database.pooled,
@@ -191,7 +191,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
       await credentials.close();
       await rateLimitStore.close();
       unwatchPool();
-      await prisma.$disconnect();
+      await disconnect();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Runs one CLI invocation: parse, open the database (attach or start), migrate,
 // run the command, print one result, close everything; returns the exit status.
 import { parseConfig, type Config } from '../config.js';
-import { connectDatabase, type PrismaClient } from '../db/prisma.js';
+import { connectDatabase } from '../db/prisma.js';
 import { createServices } from '../graphql/modules.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { UnknownCommandError, parseCommandLine, wantsJson, type CommandLine } from './args.js';
@@ -71,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   const debug = (text: string) => void (showDebug && io.stderr.write(`${text.trimEnd()}\n`));
 
   let database: AttachedDatabase | undefined;
-  let prisma: PrismaClient | undefined;
+  let disconnect: (() => Promise<void>) | undefined;
   try {
     database = await attachOrStartDatabase(config, debug).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
@@ -85,14 +85,14 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     const applied = await applyMigrations(database.directUrl);
     if (applied.length) await note(`applied migrations: ${applied.join(', ')}`);
     const clients = connectDatabase(database.url, 2, undefined, { pooled: database.pooled });
-    prisma = clients.prisma;
+    disconnect = clients.disconnect;
     const output = await runner(createServices({ ...clients, config }), { stderr: io.stderr, json });
     await write(io.stdout, json ? JSON.stringify(output.json, null, 2) : output.text);
     return 0;
   } catch (error) {
     return fail(error);
   } finally {
-    await prisma?.$disconnect().catch(() => {});
+    await disconnect?.().catch(() => {});
     await database?.close().catch((error: unknown) => debug(`stopping PostgreSQL failed: ${String(error)}`));
   }
 }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { trackPoolClosing } from './pool-closing.js';
 import { transactionPoolingClient } from './transaction-pooling.js';
 
 export type { PrismaClient } from '../generated/prisma/client.js';
@@ -33,6 +34,8 @@ function statementNames(): (query: { sql: string }) => string {
 export interface DatabaseClients {
   prisma: PrismaClient;
   pool: pg.Pool;
+  /** Disconnects Prisma and resolves once the pool's last connection has closed. */
+  disconnect(): Promise<void>;
 }
 
 export interface SessionLimits {
@@ -68,6 +71,7 @@ export function connectDatabase(
         statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
     ...(poolTimeoutMs && { connectionTimeoutMillis: poolTimeoutMs }),
   });
+  const closing = trackPoolClosing(pool);
   const adapter = new PrismaPg(pool, {
     ...(!pooled && { statementNameGenerator: statementNames() }),
     onPoolError,
@@ -77,5 +81,10 @@ export function connectDatabase(
   // A transaction waits for its connection a little longer than the pool lets it,
   // so the pool's own timeout (which withdraws the request) is the one that fires.
   const transactionOptions = poolTimeoutMs ? { maxWait: poolTimeoutMs + 500 } : undefined;
-  return { prisma: new PrismaClient({ adapter, transactionOptions }), pool };
+  const prisma = new PrismaClient({ adapter, transactionOptions });
+  const disconnect = async () => {
+    await prisma.$disconnect();
+    await closing.closed();
+  };
+  return { prisma, pool, disconnect };
 }

@@ -9,6 +9,7 @@
 // client address's for requests without a valid credential (prefix `anon`).
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { trackPoolClosing } from '../db/pool-closing.js';
 import { transactionPoolingClient } from '../db/transaction-pooling.js';
 import {
   RateLimiterMemory,
@@ -71,6 +72,7 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     max: 4,
     ...(options.pooled && { Client: transactionPoolingClient() }),
   });
+  const closing = trackPoolClosing(pool);
   // An idle connection dropped by the server (restart, shutdown) must not crash the process.
   pool.on('error', (error) => options.onError?.(error));
   const postgres = { storeClient: pool, storeType: 'pool', tableName: 'rate_limits' };
@@ -93,7 +95,7 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     unauthenticatedLimiter: inPostgres('anon', options.unauthenticatedMax),
     budget: inPostgres,
     degraded: () => false,
-    close: () => pool.end(),
+    close: closing.end,
   };
 }
 

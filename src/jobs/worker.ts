@@ -28,6 +28,7 @@ import { runExportTask } from './run-export.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
+import { trackPoolClosing } from '../db/pool-closing.js';
 
 export interface Worker {
   runner: Runner;
@@ -75,6 +76,7 @@ function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await webhookSecretsFor(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
+  const poolClosing = trackPoolClosing(pool);
   // The dispatcher's success every few milliseconds ends an episode of repeated failures.
   const outages = new OutageLog(logger, 'failures');
   const connectionError = (error: Error & { code?: string }) =>
@@ -112,7 +114,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
   } catch (error) {
     await fanOut?.stop();
     await liveness?.close();
-    await pool.end();
+    await poolClosing.end();
     throw error;
   }
   const unobserve = observeWorker(pool, events);
@@ -127,7 +129,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         } finally {
           unobserve();
           await liveness?.close();
-          await pool.end();
+          await poolClosing.end();
         }
       })();
       return stopping;

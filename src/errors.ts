@@ -55,6 +55,9 @@ export class DomainError extends Error {
 }
 
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
+/** 400 naming the field: `'field': message`. */
+export const invalidField = (field: string, message: string) =>
+  new DomainError('VALIDATION_ERROR', `'${field}': ${message}`, field);
 /** A fault the caller cannot fix; the cause is logged, never shown. */
 export const internalError = (cause?: unknown) =>
   new DomainError('INTERNAL_ERROR', 'An internal error occurred', undefined, { cause });

@@ -14,14 +14,14 @@ export interface PoolClosing {
 /** Counts a pool's connections from now on, so that closing it can wait for the last one. */
 export function trackPoolClosing(pool: pg.Pool): PoolClosing {
   let open = 0;
-  let lastClosed: (() => void) | undefined;
+  const waiting: (() => void)[] = [];
   pool.on('connect', () => open++);
   // The pool emits 'remove' once a connection's end() has finished: idle timeout, error, or pool.end().
   pool.on('remove', () => {
     open--;
-    if (open === 0) lastClosed?.();
+    if (open === 0) waiting.splice(0).forEach((resolve) => resolve());
   });
-  const closed = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => (lastClosed = resolve)));
+  const closed = () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
   return {
     async end() {
       await pool.end();

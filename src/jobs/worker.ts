@@ -16,6 +16,7 @@ import {
 } from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { trackPoolClosing } from '../db/pool-closing.js';
 import type { Logger } from '../logger.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
 import { DELIVER_WEBHOOK } from './delivery-jobs.js';
@@ -28,7 +29,6 @@ import { runExportTask } from './run-export.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
-import { trackPoolClosing } from '../db/pool-closing.js';
 
 export interface Worker {
   runner: Runner;

@@ -32,7 +32,9 @@ export interface FieldKind {
 
 const same = (value: unknown) => value;
 
-const isoTimestamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A timestamptz expression as the API writes timestamps: ISO 8601 UTC with milliseconds. */
+export const isoTimestamp = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const FIELD_KINDS = {
   id: { graphql: () => ID, schema: () => z.string(), sql: (c) => c, fromRow: same },

@@ -5,7 +5,7 @@
 // here, and what is particular to the resource runs as its rules.
 import pg from 'pg';
 import type { Principal } from '../../auth/principal.js';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError, notFound, invalidField } from '../../errors.js';
 import { isWellFormedId, newId } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
@@ -344,7 +344,7 @@ export class ResourceService<T extends { id: string }> {
 }
 
 const unknownReference = (field: string, label: string) =>
-  new DomainError('VALIDATION_ERROR', `'${field}': no ${label} with this id in the organization`, field);
+  invalidField(field, `no ${label} with this id in the organization`);
 
 function ruleContextOf(db: Queryable, organizationId: string): RuleContext {
   return {

@@ -7,7 +7,7 @@ import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { expenseInput, expenseList, rejectInput } from './input.js';
-import { Expense } from './type.js';
+import { EXPENSE_STATUSES, Expense } from './type.js';
 
 export const expenses = defineResource({
   type: Expense,
@@ -24,7 +24,7 @@ export const expenses = defineResource({
   },
   lifecycle: {
     field: 'status',
-    states: ['draft', 'submitted', 'approved', 'rejected', 'reimbursed'],
+    states: EXPENSE_STATUSES,
     initial: 'draft',
     editableIn: ['draft'],
     actions: {

@@ -3,7 +3,7 @@
 // computed exactly: the quantity (at most 3 decimals) as an integer number of
 // thousandths, the product in BigInt. The subtotal is the sum of the lines'
 // amounts; there is no tax, so the total is the subtotal.
-import { DomainError } from '../../../errors.js';
+import { invalidField } from '../../../errors.js';
 
 export interface LineInput {
   description: string;
@@ -30,7 +30,7 @@ export function invoiceAmounts(lines: LineInput[]) {
   const amounts = lines.map((line) => lineAmount(line.quantity, line.unitAmount));
   const subtotal = amounts.reduce((sum, amount) => sum + amount, 0n);
   if (subtotal > MAX) {
-    throw new DomainError('VALIDATION_ERROR', `'lines': the total would exceed ${Number.MAX_SAFE_INTEGER}`, 'lines');
+    throw invalidField('lines', `the total would exceed ${Number.MAX_SAFE_INTEGER}`);
   }
   return {
     lines: JSON.stringify(

@@ -12,7 +12,7 @@ import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { invoiceAmounts, type LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
-import { Invoice } from './type.js';
+import { INVOICE_STATUSES, Invoice } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -59,7 +59,7 @@ export const invoices = defineResource({
   },
   lifecycle: {
     field: 'status',
-    states: ['draft', 'open', 'paid', 'void'],
+    states: INVOICE_STATUSES,
     initial: 'draft',
     editableIn: ['draft'],
     actions: {

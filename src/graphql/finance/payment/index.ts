@@ -4,7 +4,7 @@
 // invoice must be open, in the same currency, and owe at least the amount.
 // The invoice's amountPaid moves in the same transaction; when it reaches the
 // total the invoice becomes paid and raises `invoice.paid` (exactly once).
-import { DomainError } from '../../../errors.js';
+import { DomainError, invalidField } from '../../../errors.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
@@ -17,23 +17,21 @@ import { Invoice } from '../invoice/type.js';
 import { paymentInput, paymentList } from './input.js';
 import { Payment } from './type.js';
 
-const invalid = (field: string, message: string) =>
-  new DomainError('VALIDATION_ERROR', `'${field}': ${message}`, field);
-
 /** Applies the payment to its invoice (locked until commit); the invoice becomes paid when covered. */
 async function payInvoice(values: Record<string, unknown>, rules: RuleContext) {
   const [invoice] = await rules.query<Invoice>(
     `select ${sqlSelectOf(Invoice, 'Invoice')} from "Invoice" where id = $1 and "organizationId" = $2 for update`,
     [values.invoiceId, rules.organizationId],
   );
-  if (!invoice) throw invalid('invoiceId', 'no invoice with this id in the organization');
+  if (!invoice) throw invalidField('invoiceId', 'no invoice with this id in the organization');
   if (invoice.status === 'draft' || invoice.status === 'void') {
     throw new DomainError('CONFLICT', `Invoice is ${invoice.status}; a payment needs it to be open`, 'invoiceId');
   }
-  if (values.currency !== invoice.currency) throw invalid('currency', `must be the invoice's (${invoice.currency})`);
+  if (values.currency !== invoice.currency)
+    throw invalidField('currency', `must be the invoice's (${invoice.currency})`);
   const amount = values.amount as number;
   if (amount > invoice.amountDue)
-    throw invalid('amount', `must be at most the invoice's amount due (${invoice.amountDue})`);
+    throw invalidField('amount', `must be at most the invoice's amount due (${invoice.amountDue})`);
   const changes: Record<string, unknown> = { amountPaid: invoice.amountPaid + amount };
   const covered = amount === invoice.amountDue;
   if (covered) changes.status = 'paid';

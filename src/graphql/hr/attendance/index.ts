@@ -4,17 +4,18 @@
 // row is locked, so two concurrent clock-ins cannot both pass), clockOut comes
 // after clockIn, the service computes minutesWorked, and an employee's records
 // never overlap (overlap.ts).
-import { DomainError } from '../../../errors.js';
+import { DomainError, invalidField } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
+import { isoTimestamp } from '../../kit/fields.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employees } from '../employee/index.js';
 import { attendanceInput, attendanceList, clockOutInput } from './input.js';
 import { lockEmployee, refuseOverlap } from './overlap.js';
-import { Attendance } from './type.js';
+import { ATTENDANCE_STATUSES, Attendance } from './type.js';
 
-const invalid = (message: string) => new DomainError('VALIDATION_ERROR', `'clockOut': ${message}`, 'clockOut');
+const invalid = (message: string) => invalidField('clockOut', message);
 
 /** clockOut after clockIn (both ISO strings), and the whole minutes between. */
 function minutesWorked(clockIn: string, clockOut: string): number {
@@ -25,10 +26,7 @@ function minutesWorked(clockIn: string, clockOut: string): number {
 
 /** The transaction's time as the API writes timestamps (the same now() a clock-in defaults to). */
 async function transactionTime(rules: RuleContext): Promise<string> {
-  const [row] = await rules.query<{ now: string }>(
-    `select to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as now`,
-    [],
-  );
+  const [row] = await rules.query<{ now: string }>(`select ${isoTimestamp('now()')} as now`, []);
   return row!.now;
 }
 
@@ -44,7 +42,7 @@ export const attendance = defineResource({
   events: { created: 'attendance.logged', updated: 'attendance.updated' },
   lifecycle: {
     field: 'status',
-    states: ['open', 'closed'],
+    states: ATTENDANCE_STATUSES,
     initial: 'open',
     actions: {
       clockOut: {

@@ -4,6 +4,7 @@
 // record; a closed interval (at clock-out, or corrected) must not overlap one.
 // Callers lock the employee's row first (lockEmployee), so concurrent writes for them queue.
 import { DomainError } from '../../../errors.js';
+import { isoTimestamp } from '../../kit/fields.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 
 interface Other {
@@ -33,8 +34,7 @@ export async function refuseOverlap(
 ): Promise<void> {
   const starts = record.to ? `"clockIn" < $5::timestamptz` : `"clockIn" <= $5::timestamptz`;
   const [other] = await rules.query<Other>(
-    `select id, to_char("clockIn" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "clockIn",
-            to_char("clockOut" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "clockOut"
+    `select id, ${isoTimestamp('"clockIn"')} as "clockIn", ${isoTimestamp('"clockOut"')} as "clockOut"
      from "Attendance"
      where "organizationId" = $1 and "employeeId" = $2 and id <> $3
        and coalesce("clockOut", 'infinity') > $4::timestamptz and ${starts}

@@ -6,7 +6,7 @@ import { defineResource } from '../../kit/define-resource.js';
 import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employeeInput, employeeList, terminateInput } from './input.js';
-import { Employee } from './type.js';
+import { EMPLOYEE_STATUSES, Employee } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -23,7 +23,7 @@ export const employees = defineResource({
   events: { created: 'employee.created', updated: 'employee.updated' },
   lifecycle: {
     field: 'status',
-    states: ['active', 'terminated'],
+    states: EMPLOYEE_STATUSES,
     initial: 'active',
     actions: {
       terminate: {

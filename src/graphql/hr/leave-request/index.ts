@@ -12,7 +12,7 @@ import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { employees } from '../employee/index.js';
 import { leaveRequestInput, leaveRequestList, rejectInput } from './input.js';
-import { LeaveRequest } from './type.js';
+import { LEAVE_STATUSES, LeaveRequest } from './type.js';
 
 /**
  * Refuses leave ending after a terminated employee's end date (leave within
@@ -47,7 +47,7 @@ export const leaveRequests = defineResource({
   events: { created: 'leave.requested', updated: 'leave.updated' },
   lifecycle: {
     field: 'status',
-    states: ['requested', 'approved', 'rejected', 'cancelled'],
+    states: LEAVE_STATUSES,
     initial: 'requested',
     editableIn: ['requested'],
     actions: {

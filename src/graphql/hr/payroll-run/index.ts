@@ -3,7 +3,7 @@
 // (one per active employee with a salary, prorated by proration.ts from the
 // later of the period's start and the employee's startDate) written
 // with the run in its create's transaction; processing is a lifecycle action.
-import { DomainError } from '../../../errors.js';
+import { invalidField } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
@@ -11,12 +11,9 @@ import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { payrollRunInput, payrollRunList } from './input.js';
 import { grossForPeriod, periodDays } from './proration.js';
-import { PayrollRun } from './type.js';
+import { PAYROLL_RUN_STATUSES, PayrollRun } from './type.js';
 
 const MAX_PERIOD_DAYS = 366;
-
-const invalid = (field: string, message: string) =>
-  new DomainError('VALIDATION_ERROR', `'${field}': ${message}`, field);
 
 interface Payee {
   id: string;
@@ -48,7 +45,7 @@ async function computeItems(run: PayrollRun, rules: RuleContext): Promise<string
     grossForPeriod(BigInt(employee.salary!), firstPaidDay(employee, run)!, run.periodEnd),
   );
   if (gross.some((amount) => amount > BigInt(Number.MAX_SAFE_INTEGER))) {
-    throw invalid('periodEnd', `a gross amount over this period would exceed ${Number.MAX_SAFE_INTEGER}`);
+    throw invalidField('periodEnd', `a gross amount over this period would exceed ${Number.MAX_SAFE_INTEGER}`);
   }
   if (paid.length) {
     await rules.query(
@@ -87,7 +84,7 @@ export const payrollRuns = defineResource({
   },
   lifecycle: {
     field: 'status',
-    states: ['draft', 'processed'],
+    states: PAYROLL_RUN_STATUSES,
     initial: 'draft',
     editableIn: ['draft'],
     actions: {
@@ -104,11 +101,11 @@ export const payrollRuns = defineResource({
   rules: {
     check(run) {
       const { periodStart, periodEnd, payDate } = run as Record<string, string | null>;
-      if (periodEnd! < periodStart!) throw invalid('periodEnd', 'must not be before periodStart');
+      if (periodEnd! < periodStart!) throw invalidField('periodEnd', 'must not be before periodStart');
       if (periodDays(periodStart!, periodEnd!) > MAX_PERIOD_DAYS) {
-        throw invalid('periodEnd', `the period must be at most ${MAX_PERIOD_DAYS} days`);
+        throw invalidField('periodEnd', `the period must be at most ${MAX_PERIOD_DAYS} days`);
       }
-      if (payDate && payDate < periodStart!) throw invalid('payDate', 'must not be before periodStart');
+      if (payDate && payDate < periodStart!) throw invalidField('payDate', 'must not be before periodStart');
     },
     async create(values) {
       return { payDate: values.payDate ?? values.periodEnd };

@@ -7,7 +7,7 @@
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig, type Config } from '../../../config.js';
-import { DomainError, notFound } from '../../../errors.js';
+import { DomainError, notFound, invalidField } from '../../../errors.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
 import { isWellFormedId, newId } from '../../../ids.js';
 import {
@@ -340,7 +340,7 @@ export class WebhookService {
   /** 400 naming `url` when the URL cannot take webhooks here (strict: https to a public address). */
   private async requireDeliverableUrl(url: string): Promise<void> {
     const problem = await urlProblem(url, { strict: !this.config.localConveniences });
-    if (problem) throw new DomainError('VALIDATION_ERROR', `'url': ${problem}`, 'url');
+    if (problem) throw invalidField('url', problem);
   }
 }
 

@@ -213,7 +213,10 @@ export interface Config {
   nodeEnv: Environment['NODE_ENV'];
   /** NODE_ENV=production, said explicitly. */
   isProduction: boolean;
-  /** On (with the reason): the policies are relaxed for a developer's machine; null: strict. */
+  /**
+   * On (with the reason): the policies are relaxed for a developer's machine; null: strict.
+   * Read it when deciding: a request through a proxy sets it to null (proxyWatch).
+   */
   localConveniences: LocalConveniences | null;
   host: string;
   port: number;
@@ -334,7 +337,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     nodeEnv: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
-    localConveniences: localConveniencesFor({ nodeEnv: e.NODE_ENV, databaseUrl: e.DATABASE_URL, host: e.HOST }),
+    localConveniences: localConveniencesFor({
+      nodeEnv: e.NODE_ENV,
+      databaseUrl: e.DATABASE_URL,
+      host: e.HOST,
+      publicUrl: e.PUBLIC_URL,
+    }),
     host: e.HOST,
     port: e.PORT,
     publicUrl: (e.PUBLIC_URL ?? `${scheme}://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),

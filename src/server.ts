@@ -21,7 +21,7 @@ import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
 import { createGraphQLHttp } from './http/graphql.js';
 import { IdempotencyStore } from './http/idempotency.js';
-import { measureRequests, routeName } from './http/metrics.js';
+import { measureRequests, mountName, routeName } from './http/metrics.js';
 import { SharedRateLimiter } from './http/rate-limit.js';
 import { createRateLimitStore } from './http/rate-limit-store.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -32,6 +32,7 @@ import { metadataHandler } from './oauth/metadata.js';
 import { createOAuthRouter, oauthErrorHandler } from './oauth/router.js';
 import { bearerOrSession } from './oauth/session/graphql-credential.js';
 import { OutageLog } from './outage-log.js';
+import { proxyWatch } from './local-conveniences.js';
 import { createRestRouter, restErrorHandler } from './rest/app.js';
 import { directLane } from './rest/direct-lane.js';
 
@@ -117,7 +118,8 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   // Before anything reads a body or a credential: a declared body over the limit, an
   // unknown Content-Encoding, then the budget of requests without a valid credential.
   const bodyLimit = bodyGuard(config.bodyLimitBytes);
-  const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter)];
+  // A valid credential spends its own budget wherever it goes (/oauth, /docs, /dashboard too), once.
+  const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter, rateLimiter)];
   const errorHandler = restErrorHandler(logger, outages);
   // A /v1 route row runs `front`, `guards` and its handlers before Express, on Node's
   // own request and response (src/rest/direct-lane.ts); anything else goes through the
@@ -125,11 +127,13 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const lane = directLane({
     app,
     mount: '/v1',
-    before: [...front, ...guards],
+    before: [mountName('/v1'), ...front, ...guards],
     routes: rest.routes,
     onError: errorHandler,
   });
   app.use(...front);
+  // Metrics name each mount as declared here, whatever the letter case the client sent.
+  for (const mount of ['/v1', '/oauth', '/dashboard', '/docs']) app.use(mount, mountName(mount));
   // Liveness costs nothing and must answer probes whatever else happens: before any limit.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // /graphql first, with its guards inside its chain, so their errors get GraphQL's shape.
@@ -137,7 +141,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
     '/graphql',
     routeName('/graphql'),
     bodyLimit,
-    identifyClient(graphqlCredential, unauthenticatedRateLimiter),
+    identifyClient(graphqlCredential, unauthenticatedRateLimiter, rateLimiter),
     ...graphql.handler,
   );
   // /oauth likewise, so its guards' errors are pages or RFC 6749 JSON.
@@ -182,8 +186,13 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   );
   app.use(errorHandler);
 
+  // Local conveniences guessed from the configuration end at the first sign of a proxy, before that request runs.
+  const watchForProxy = proxyWatch(config, logger);
   return {
-    listener: (req, res) => lane(req, res) || app(req, res),
+    listener: (req, res) => {
+      watchForProxy(req);
+      return lane(req, res) || app(req, res);
+    },
     prisma,
     services,
     async close() {

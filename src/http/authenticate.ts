@@ -18,6 +18,8 @@ export interface AuthLocals {
   authError?: Error;
   /** identifyClient() ran: the credential is resolved and an anonymous request counted. */
   identified?: boolean;
+  /** The request's point is spent (from the credential's budget): authenticate() does not spend another. */
+  spent?: boolean;
 }
 
 type Locals = HttpResponse['locals'] & AuthLocals;
@@ -73,21 +75,39 @@ const rateLimitExceeded = (decision: RateLimitDecision, whose: string) =>
     { retryAfter: decision.resetSeconds },
   );
 
+/** Spends one point of the principal's budget; the 429 once it is spent. */
+async function spendCredentialPoint(
+  principal: Principal,
+  rateLimiter: SharedRateLimiter,
+  res: ServerResponse,
+  locals: Locals,
+): Promise<DomainError | undefined> {
+  locals.spent = true;
+  const decision = await rateLimiter.consume(principal.rateLimitKey ?? principal.credential.id);
+  setRateLimitHeaders(res, decision);
+  return decision.allowed ? undefined : rateLimitExceeded(decision, '');
+}
+
 /**
  * For every path (mount it before the routes): resolves the credential once,
- * marks answers to a credential `Cache-Control: no-store`, and counts a request
- * without a valid credential against its client address (`req.ip`, so
- * `trust proxy` decides which address that is): 429 once that budget is spent.
- * A credential that cannot be checked (database trouble) is not counted: the
- * route answers with that error.
+ * marks answers to a credential `Cache-Control: no-store`, spends a point of a
+ * valid credential's budget (`authenticated`: every path counts, not only the
+ * API's), and counts a request without a valid credential against its client
+ * address (`req.ip`, so `trust proxy` decides which address that is): 429 once
+ * a budget is spent. A credential that cannot be checked (database trouble) is
+ * not counted: the route answers with that error.
  */
-export function identifyClient(resolve: ResolveCredential, unauthenticated: SharedRateLimiter): Handler {
+export function identifyClient(
+  resolve: ResolveCredential,
+  unauthenticated: SharedRateLimiter,
+  authenticated: SharedRateLimiter,
+): Handler {
   return async (req, res, next) => {
     const locals = res.locals as Locals;
     if (locals.identified) return next();
     locals.identified = true;
     await resolveInto(resolve, req, res, locals);
-    if (locals.principal) return next();
+    if (locals.principal) return next(await spendCredentialPoint(locals.principal, authenticated, res, locals));
     if (!isRefused(locals.authError)) return next();
     const decision = await unauthenticated.consume(`ip:${clientAddressKey(clientAddress(req))}`);
     setRateLimitHeaders(res, decision);
@@ -99,7 +119,8 @@ export function identifyClient(resolve: ResolveCredential, unauthenticated: Shar
 /**
  * Requires a principal (401 without one) or, with `optional`, lets the request
  * on with locals.authError for the operations that need one; then spends a
- * point of the credential's budget (429 once it is spent).
+ * point of the credential's budget (429 once it is spent), unless identifyClient
+ * already did.
  */
 export function authenticate(
   resolve: ResolveCredential,
@@ -111,9 +132,7 @@ export function authenticate(
     if (!locals.identified) await resolveInto(resolve, req, res, locals);
     const principal = locals.principal;
     if (!principal) return optional ? next() : next(locals.authError ?? unauthorized());
-    const decision = await rateLimiter.consume(principal.rateLimitKey ?? principal.credential.id);
-    setRateLimitHeaders(res, decision);
-    if (decision.allowed) return next();
-    next(rateLimitExceeded(decision, ''));
+    if (locals.spent) return next();
+    next(await spendCredentialPoint(principal, rateLimiter, res, locals));
   };
 }

@@ -39,7 +39,6 @@ interface EventRow {
 }
 
 export function deliverWebhookTask(deps: DeliveryDependencies): Task {
-  const strict = !deps.config.localConveniences;
   const secrets = new Map<string, string>();
   // Cached by webhook and ciphertext: a ciphertext opens only for its own webhook.
   const secretOf = (webhookId: string, sealed: string) => {
@@ -89,7 +88,8 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
         const headers = signedHeaders(secret, event.id, body, timestamp, previous);
         const result = await postSigned(webhook.url, body, headers, {
           timeoutMs: deps.config.webhooks.timeoutMs,
-          strict,
+          // Read per delivery: a request through a proxy may have turned local conveniences off.
+          strict: !deps.config.localConveniences,
         });
         return { eventId: event.id, eventType: event.type, result };
       }),

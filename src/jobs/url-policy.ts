@@ -1,14 +1,15 @@
 // Where webhooks may be sent. A subscriber URL must be https and must not lead
 // into our own network: no loopback, private, link-local (which holds the clouds'
 // metadata service), unique-local, CGNAT, multicast or reserved address. It is
-// checked when the URL is given and again at each delivery, on the very addresses
+// checked when the URL is given and again at each delivery (the same
+// isForbiddenAddress, through publicOnlyLookup), on the very addresses
 // the connection then uses (DNS can change in between). Only with local
 // conveniences on (src/local-conveniences.ts) are http and those addresses allowed,
 // so that receivers on a developer's machine work.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
-const FORBIDDEN = new BlockList();
+const FORBIDDEN_IPV4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
@@ -18,6 +19,7 @@ for (const [network, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24], // 6to4 relay anycast (deprecated)
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -25,43 +27,73 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b:1::', 48],
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique-local, incl. fd00:ec2::254 metadata
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+  FORBIDDEN_IPV4.addSubnet(network, prefix, 'ipv4');
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), compatible or NAT64 IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const value = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
-    return [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join('.');
+// IPv6: only global unicast (2000::/3), which shuts out loopback, unspecified,
+// unique-local (fd00:ec2::254 metadata), link-local, site-local, multicast, discard,
+// NAT64's local-use prefix. Within it, IANA's special-purpose ranges that are not
+// globally reachable are refused too. 2001::/23 is refused whole, its few global
+// exceptions (AMT, AS112, ...) included: no webhook receiver lives there, and Teredo
+// (2001::/32) embeds addresses we cannot check.
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
+const SPECIAL_IPV6 = new BlockList();
+for (const [network, prefix] of [
+  ['2001::', 23], // IETF protocol assignments: Teredo, benchmarking, ORCHID, ...
+  ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 SIDs (RFC 9602)
+] as const) {
+  SPECIAL_IPV6.addSubnet(network, prefix, 'ipv6');
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (zone dropped, dotted tail folded in). */
+export function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase().replace(/%.*$/, '');
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
+  const groups = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const [head, tail] = text.split('::');
+  const left = groups(head);
+  const right = groups(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+const ipv4Of = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
+/**
+ * The IPv4 address an IPv6 address carries, which decides where it leads:
+ * IPv4-mapped ::ffff:0:0/96, NAT64's well-known 64:ff9b::/96, 6to4 2002::/16.
+ * IPv4-compatible ::/96 (deprecated by RFC 4291, never routed) is refused whole
+ * rather than looked into; `null`: refused.
+ */
+function embeddedIpv4(g: number[]): string | null | undefined {
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return ipv4Of(g[6]!, g[7]!);
+  if (zeros(0, 6)) return null;
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return ipv4Of(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return ipv4Of(g[1]!, g[2]!);
   return undefined;
+}
+
+function isForbiddenIpv6(address: string): boolean {
+  const groups = ipv6Groups(address);
+  const inner = embeddedIpv4(groups);
+  if (inner === null) return true;
+  if (inner !== undefined) return FORBIDDEN_IPV4.check(inner, 'ipv4');
+  const canonical = groups.map((group) => group.toString(16)).join(':');
+  return !GLOBAL_UNICAST.check(canonical, 'ipv6') || SPECIAL_IPV6.check(canonical, 'ipv6');
 }
 
 /** Whether a webhook may never be delivered to this address (under the strict policy). */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return FORBIDDEN.check(address, 'ipv4');
-  if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner) return FORBIDDEN.check(inner, 'ipv4');
-    return FORBIDDEN.check(address, 'ipv6');
-  }
+  if (family === 4) return FORBIDDEN_IPV4.check(address, 'ipv4');
+  if (family === 6) return isForbiddenIpv6(address);
   return true;
 }
 

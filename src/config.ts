@@ -129,6 +129,11 @@ const environmentSchema = z.object({
   EVENT_RETENTION_DAYS: integer(30, 1, 3650),
   // Export files (and their exports) are deleted this long after they were asked for.
   EXPORT_RETENTION_DAYS: integer(7, 1, 3650),
+  // Bounds on exports (docs/decisions.md, Exports): rows and bytes of one file (more fails the
+  // export, saying why), and exports pending or running per organization (one more is a 409).
+  EXPORT_MAX_ROWS: integer(1_000_000, 1, 1_000_000_000),
+  EXPORT_MAX_BYTES: integer(1_073_741_824, 1024, 1_099_511_627_776),
+  EXPORT_MAX_PENDING: integer(5, 1, 1000),
   // The background worker (webhook deliveries, pruning) inside `npm start`; `npm run worker` runs it alone.
   WORKER: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: integer(20, 1, 1000),
@@ -268,6 +273,8 @@ export interface Config {
   };
   eventRetentionDays: number;
   exportRetentionDays: number;
+  /** What one export may hold, and how many an organization may have pending or running. */
+  exportLimits: ExportLimits;
   /** enabled: `npm start` runs the worker in its process. */
   worker: { enabled: boolean; concurrency: number; pollIntervalMs: number; recoverIntervalMs: number };
   oauth: {
@@ -282,6 +289,12 @@ export interface Config {
   passwordScryptN: number;
   /** The Prometheus listener (/metrics); unset: none. */
   metrics?: MetricsListener;
+}
+
+export interface ExportLimits {
+  maxRows: number;
+  maxBytes: number;
+  maxPending: number;
 }
 
 export interface MetricsListener {
@@ -387,6 +400,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
+    exportLimits: { maxRows: e.EXPORT_MAX_ROWS, maxBytes: e.EXPORT_MAX_BYTES, maxPending: e.EXPORT_MAX_PENDING },
     worker: {
       enabled: e.WORKER === 'on',
       concurrency: e.WORKER_CONCURRENCY,

@@ -5,9 +5,12 @@
 // export's progress in one statement on another connection, so GET shows it at
 // once. Memory holds one batch, whatever the table's size. A run that dies is
 // started again from nothing by graphile-worker's next attempt; after the last,
-// the export is failed with the reason.
+// the export is failed with the reason. A file over EXPORT_MAX_ROWS (known from the
+// count, before anything is written) or EXPORT_MAX_BYTES (known as it grows) fails
+// at once, saying which, and its chunks are deleted.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
+import type { ExportLimits } from '../config.js';
 import { DomainError } from '../errors.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
@@ -32,7 +35,7 @@ interface ExportRow {
   status: string;
 }
 
-/** A failure no retry mends (the resource is no longer declared, its filters no longer valid). */
+/** A failure no retry mends (the resource is no longer declared, its filters no longer valid, the file too big). */
 class ExportRefused extends Error {}
 
 const KEYSET_AT = '_keysetAt';
@@ -58,7 +61,12 @@ function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<strin
 }
 
 /** Writes the export's file; answers false when there was nothing to do (gone, or already completed). */
-export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXPORT_BATCH_ROWS): Promise<boolean> {
+export async function runExport(
+  pool: pg.Pool,
+  exportId: string,
+  limits: Pick<ExportLimits, 'maxRows' | 'maxBytes'>,
+  batchRows = EXPORT_BATCH_ROWS,
+): Promise<boolean> {
   const reader = await pool.connect();
   try {
     await reader.query('begin isolation level repeatable read read only');
@@ -75,11 +83,18 @@ export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXP
       `select count(*)::int as total from ${table} where ${where.sql}`,
       where.params,
     );
+    const total = counted.rows[0]!.total;
+    if (total > limits.maxRows) {
+      throw new ExportRefused(
+        `The export would hold ${total} rows, more than the ${limits.maxRows} an export may hold ` +
+          '(EXPORT_MAX_ROWS): narrow it with filters',
+      );
+    }
     await pool.query(`delete from "ExportChunk" where "exportId" = $1`, [exportId]);
     await pool.query(
       `update "Export" set status = 'running', "rowsTotal" = $2, "rowsWritten" = 0, size = 0, "failureReason" = null,
          "startedAt" = now(), "updatedAt" = now() where id = $1`,
-      [exportId, counted.rows[0]!.total],
+      [exportId, total],
     );
 
     const writer = rowWriter(row.format, source.columns);
@@ -88,6 +103,7 @@ export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXP
     const first = `select ${source.select}, ${keyset.at}::text as "${KEYSET_AT}" from ${table} where ${where.sql}`;
     const order = `order by ${keyset.at}, ${keyset.id} limit ${batchRows}`;
     let after: [string, string] | undefined;
+    let size = 0;
     for (let seq = 0; ; seq++) {
       const batch = after
         ? await reader.query(
@@ -100,6 +116,13 @@ export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXP
       if (last) after = [last[KEYSET_AT] as string, last.id as string];
       for (const r of rows) delete r[KEYSET_AT];
       const bytes = Buffer.from((seq === 0 ? writer.header() : '') + writer.rows(rows), 'utf8');
+      size += bytes.length;
+      if (size > limits.maxBytes) {
+        throw new ExportRefused(
+          `The file would be larger than the ${limits.maxBytes} bytes an export may hold (EXPORT_MAX_BYTES): ` +
+            'narrow it with filters',
+        );
+      }
       if (seq === 0 || bytes.length > 0) {
         await pool.query(WRITE_CHUNK, [exportId, seq, bytes, rows.length, bytes.length]);
       }
@@ -114,9 +137,13 @@ export async function runExport(pool: pg.Pool, exportId: string, batchRows = EXP
   }
 }
 
+/** Fails the export with the reason; the part of its file already written goes. */
 async function markFailed(pool: pg.Pool, exportId: string, reason: string): Promise<void> {
   await pool.query(
-    `update "Export" set status = 'failed', "failureReason" = $2, "updatedAt" = now() where id = $1 and status <> 'completed'`,
+    `with failed as (
+       update "Export" set status = 'failed', "failureReason" = $2, "updatedAt" = now()
+       where id = $1 and status <> 'completed' returning id)
+     delete from "ExportChunk" where "exportId" in (select id from failed)`,
     [exportId, reason],
   );
 }
@@ -124,14 +151,15 @@ async function markFailed(pool: pg.Pool, exportId: string, reason: string): Prom
 export interface ExportTaskDependencies {
   pool: pg.Pool;
   logger: Logger;
+  limits: Pick<ExportLimits, 'maxRows' | 'maxBytes'>;
   batchRows?: number;
 }
 
-export function runExportTask({ pool, logger, batchRows }: ExportTaskDependencies): Task {
+export function runExportTask({ pool, logger, limits, batchRows }: ExportTaskDependencies): Task {
   return async (payload, helpers) => {
     const { exportId } = payload as ExportJob;
     try {
-      await runExport(pool, exportId, batchRows);
+      await runExport(pool, exportId, limits, batchRows);
     } catch (error) {
       const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
       if (error instanceof ExportRefused || error instanceof DomainError) {

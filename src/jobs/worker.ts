@@ -102,7 +102,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       taskList: {
         [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
         [PRUNE]: pruneTask({ pool, config, logger }),
-        [RUN_EXPORT]: runExportTask({ pool, logger }),
+        [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),

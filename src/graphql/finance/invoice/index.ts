@@ -1,6 +1,5 @@
 // Invoices, declared once (see kit/resource.ts). Particular to them: the
-// number, assigned in sequence per organization when not given (a counter row
-// locked by the create's transaction, so two creates never take the same);
+// number, assigned in sequence per organization when not given (numbering.ts);
 // the amounts computed from the lines (amounts.ts); a due date not before the
 // issue date; and the lifecycle draft → open → paid (payments, see
 // ../payment), or void from draft or open while nothing is paid.
@@ -12,6 +11,7 @@ import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { invoiceAmounts, type LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
+import { nextInvoiceNumber } from './numbering.js';
 import { INVOICE_STATUSES, Invoice } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -19,24 +19,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
     throw new DomainError('VALIDATION_ERROR', "'dueDate': must not be before the issueDate", 'dueDate');
-  }
-}
-
-/** The next free number of the organization: INV-000001, … (the counter row stays locked until commit). */
-async function nextNumber(rules: RuleContext): Promise<string> {
-  for (;;) {
-    const [counter] = await rules.query<{ last: number }>(
-      `insert into "InvoiceCounter" ("organizationId", last) values ($1, 1)
-       on conflict ("organizationId") do update set last = "InvoiceCounter".last + 1 returning last`,
-      [rules.organizationId],
-    );
-    const number = `INV-${String(counter!.last).padStart(6, '0')}`;
-    // A number given by a client is skipped rather than refused.
-    const taken = await rules.query(`select 1 from "Invoice" where "organizationId" = $1 and number = $2`, [
-      rules.organizationId,
-      number,
-    ]);
-    if (!taken.length) return number;
   }
 }
 
@@ -87,7 +69,7 @@ export const invoices = defineResource({
       return {
         ...dated,
         ...invoiceAmounts(values.lines as LineInput[]),
-        number: values.number ?? (await nextNumber(rules)),
+        number: values.number ?? (await nextInvoiceNumber(rules)),
       };
     },
     // null resets a field to its default, as on create: today, the issue date, the next number.
@@ -97,7 +79,7 @@ export const invoices = defineResource({
       const issueDate = more.issueDate ?? changes.issueDate ?? before.issueDate;
       if (changes.dueDate === null) more.dueDate = issueDate;
       requireDueDate({ issueDate, dueDate: more.dueDate ?? changes.dueDate ?? before.dueDate });
-      if (changes.number === null) more.number = await nextNumber(rules);
+      if (changes.number === null) more.number = await nextInvoiceNumber(rules);
       if (changes.lines) Object.assign(more, invoiceAmounts(changes.lines as LineInput[]));
       return more;
     },

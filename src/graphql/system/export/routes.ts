@@ -29,11 +29,14 @@ export const exportRoutes: RestRoute[] = [
     description:
       'Queues an export of every row of a resource matching the filters, oldest first (createdAt, id); the worker ' +
       'writes the file. Answers the export, pending; follow it with GET /exports/{id}, then download it. ' +
-      'Raises `export.completed` when the file is ready. Files are kept EXPORT_RETENTION_DAYS (default 7).',
+      'Raises `export.completed` when the file is ready. Files are kept EXPORT_RETENTION_DAYS (default 7). ' +
+      'A file over EXPORT_MAX_ROWS rows (default 1,000,000) or EXPORT_MAX_BYTES (default 1 GiB) fails, saying so: ' +
+      'narrow it with filters.',
     operation: `mutation ($input: CreateExportInput!) { createExport(input: $input) { ${fields} } }`,
     body: createExportSchema,
     variables: ({ body }) => ({ input: body }),
     status: 202,
+    conflict: 'The organization already has EXPORT_MAX_PENDING (default 5) exports pending or running',
     response: responseSchemaOf(Export),
   }),
   route({

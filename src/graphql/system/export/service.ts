@@ -4,12 +4,14 @@
 // any machine serves it (docs/decisions.md, Exports).
 import { z } from 'zod';
 import type { Principal } from '../../../auth/principal.js';
+import { parseConfig, type ExportLimits } from '../../../config.js';
 import { DomainError, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
+import { inTransaction } from '../../kit/store.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
 import { CONTENT_TYPES, FILE_EXTENSIONS } from './format.js';
@@ -31,7 +33,15 @@ export interface ExportFile {
 const SELECT = sqlSelectOf(Export, 'Export');
 
 export class ExportService {
+  private limits?: ExportLimits;
+
   constructor(private readonly db: ServiceDependencies) {}
+
+  /** The configured bounds; tools that build services without a configuration read the environment. */
+  private get maxPending(): number {
+    this.limits ??= (this.db.config ?? parseConfig(process.env)).exportLimits;
+    return this.limits.maxPending;
+  }
 
   list(principal: Principal, args: unknown): Promise<Page<Export>> {
     return listPage(this.db.pool, { table: 'Export', type: Export, list: exportList }, principal, args);
@@ -61,15 +71,34 @@ export class ExportService {
     }
     // Parsed under `filters` so that a problem names `filters.<name>`.
     const { filters } = parseInput(z.object({ filters: source.filters }), { filters: request.filters ?? {} });
-    const { rows } = await this.db.pool.query<Export>(
-      `with created as (
-         insert into "Export" (id, "organizationId", resource, format, filters, "updatedAt")
-         values ($1, $2, $3, $4, $5::jsonb, now()) returning *),
-       queued as (select ${addExportJobSql('created.id')} from created)
-       select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`,
-      [newId('export'), principal.organizationId, source.name, request.format, JSON.stringify(filters)],
-    );
-    return rows[0]!;
+    const maxPending = this.maxPending;
+    // The count and the insert under the organization's lock: two requests at once cannot both take the last place.
+    return inTransaction(this.db.pool, async (client) => {
+      await client.query(`select pg_advisory_xact_lock(hashtextextended('export:' || $1, 0))`, [
+        principal.organizationId,
+      ]);
+      const { rows: counted } = await client.query<{ pending: number }>(
+        `select count(*)::int as pending from "Export" where "organizationId" = $1 and status in ('pending', 'running')`,
+        [principal.organizationId],
+      );
+      const pending = counted[0]!.pending;
+      if (pending >= maxPending) {
+        throw new DomainError(
+          'CONFLICT',
+          `The organization has ${pending} exports pending or running, the most it may have ` +
+            '(EXPORT_MAX_PENDING): ask again once one has completed or failed',
+        );
+      }
+      const { rows } = await client.query<Export>(
+        `with created as (
+           insert into "Export" (id, "organizationId", resource, format, filters, "updatedAt")
+           values ($1, $2, $3, $4, $5::jsonb, now()) returning *),
+         queued as (select ${addExportJobSql('created.id')} from created)
+         select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`,
+        [newId('export'), principal.organizationId, source.name, request.format, JSON.stringify(filters)],
+      );
+      return rows[0]!;
+    });
   }
 
   /** The completed export's file; 409 before that. */

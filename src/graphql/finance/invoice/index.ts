@@ -6,7 +6,6 @@
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
-import type { RuleContext } from '../../kit/lifecycle.js';
 import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { invoiceAmounts, type LineInput } from './amounts.js';

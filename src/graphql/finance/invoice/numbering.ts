@@ -10,7 +10,8 @@ import type { RuleContext } from '../../kit/lifecycle.js';
 export const formatInvoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
 
 /** formatInvoiceNumber in SQL, over a bigint expression. */
-const formatted = (n: string) => `'INV-' || case when ${n} < 1000000 then lpad(${n}::text, 6, '0') else ${n}::text end`;
+const formatted = (n: string) =>
+  `'INV-' || case when (${n}) < 1000000 then lpad((${n})::text, 6, '0') else (${n})::text end`;
 
 /** The counter's own form: six digits, or more without a leading zero (up to the counter's int range). */
 const COUNTER_FORM = `'^INV-([0-9]{6}|[1-9][0-9]{6,9})$'`;

@@ -6,9 +6,14 @@
 // is 401 with the same Basic challenge (item 7); the rotateWebhookSecret
 // description says what rotation does (item 8). OAuth is driven by the client
 // libraries an integrator would use (openid-client, simple-oauth2).
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import * as oidc from 'openid-client';
+import pg from 'pg';
 import { ClientCredentials, ResourceOwnerPassword } from 'simple-oauth2';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { operatorPrincipal } from '../src/auth/principal.js';
+import type { Scope } from '../src/auth/scopes.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
 import {
   Browser,
@@ -77,6 +82,140 @@ async function refusal(promise: Promise<unknown>): Promise<{ status?: number; er
     challenge: error.response?.headers.get('www-authenticate') ?? undefined,
   };
 }
+
+/** A key the user made (its creator), with its secret. */
+async function keyOfUser(user: TestUser, scopes: Scope[]) {
+  const made = await server.services.apiKeys.create(operatorPrincipal(org.id, user.id), { name: 'of a user', scopes });
+  return { id: made.id, key: made.key, secret: made.secret };
+}
+
+/** A client_credentials token for the key, as simple-oauth2 gets it (JSON body). */
+async function clientCredentialsToken(key: { key: string; secret: string }): Promise<string> {
+  const client = new ClientCredentials({
+    client: { id: key.key, secret: key.secret },
+    auth: { tokenHost: server.url },
+    options: { authorizationMethod: 'body', bodyFormat: 'json' },
+  });
+  return (await client.getToken({})).token.access_token as string;
+}
+
+async function createKeyWith(bearer: string, scopes: Scope[]) {
+  return server.rest('POST', '/v1/api-keys', { key: bearer, body: { name: 'made over the API', scopes } });
+}
+
+/** Polls a request until its status is `status` (or gives up after 5 s); answers the last status. */
+async function statusSoon(request: () => Promise<TestResponse>, status: number): Promise<number> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const res = await request();
+    if (res.status === status || Date.now() > until) return res.status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("item 1: a client_credentials token acts for its key's creator", () => {
+  it('a key it makes names that creator, loses admin on demotion and ends with the user', async () => {
+    const user = await createUser(server, org.id);
+    const token = await clientCredentialsToken(await keyOfUser(user, ['admin']));
+    const made = await createKeyWith(token, ['admin']);
+    expect(made.status, made.text).toBe(201);
+    const adminKey = await org.key(['admin']);
+    const record = await server.rest('GET', `/v1/api-keys/${made.body.id}`, { key: adminKey });
+    expect(record.body.createdByUserId).toBe(user.id);
+    expect((await server.rest('GET', '/v1/users', { key: made.body.key })).status).toBe(200);
+
+    await server.services.users.update(operatorPrincipal(org.id), user.id, { role: 'member', scopes: ['crm:read'] });
+    expect(await statusSoon(() => server.rest('GET', '/v1/users', { key: made.body.key }), 403)).toBe(403);
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: made.body.key })).status).toBe(200);
+
+    await server.services.users.delete(operatorPrincipal(org.id), user.id);
+    expect(await statusSoon(() => server.rest('GET', '/v1/crm/contacts', { key: made.body.key }), 401)).toBe(401);
+  });
+
+  it('makes no key once its creator is no longer an admin, and its Viewer is the creator', async () => {
+    const user = await createUser(server, org.id);
+    const key = await keyOfUser(user, ['admin']);
+    const token = await clientCredentialsToken(key);
+    const viewer = await server.gql('{ viewer { user { id } credentialType } }', {}, { key: token });
+    expect(viewer.body.data).toEqual({ viewer: { user: { id: user.id }, credentialType: 'access_token' } });
+
+    await server.services.users.update(operatorPrincipal(org.id), user.id, { role: 'member', scopes: ['crm:read'] });
+    expect(await statusSoon(() => createKeyWith(token, ['crm:read']), 403)).toBe(403);
+    const fresh = await createKeyWith(await clientCredentialsToken(key), ['crm:read']);
+    expect(fresh.status, fresh.text).toBe(403);
+  });
+});
+
+describe('item 1: a key with no creator comes only from the operator', () => {
+  it('a key whose creator is gone without its keys revoked is refused, not unbounded', async () => {
+    const user = await createUser(server, org.id);
+    const key = await keyOfUser(user, ['admin']);
+    // As a deletion that skipped the service would leave it: the creator set null, the key live.
+    await server.prisma.user.delete({ where: { id: user.id } });
+    expect((await server.rest('GET', '/v1/crm/contacts', { key: key.key })).status).toBe(401);
+    const exchanged = await tokenRequest(server, {
+      grant_type: 'client_credentials',
+      client_id: key.key,
+      client_secret: key.secret,
+    });
+    expect(exchanged.status, exchanged.text).toBe(401);
+  });
+
+  it("an operator's key (CLI) and its tokens make operator keys; a user's rotation makes the key the user's", async () => {
+    const operatorKey = await createKeyWithSecret(server, org.id, ['admin']);
+    const byKey = await createKeyWith(operatorKey.key, ['crm:read']);
+    const byToken = await createKeyWith(await clientCredentialsToken(operatorKey), ['crm:read']);
+    for (const made of [byKey, byToken]) {
+      expect(made.status, made.text).toBe(201);
+      const record = await server.prisma.apiKey.findUniqueOrThrow({ where: { id: made.body.id } });
+      expect(record).toMatchObject({ createdByUserId: null, operatorIssued: true });
+    }
+
+    // An admin who rotates the operator's key holds the new secret: the new key is the admin's.
+    const user = await createUser(server, org.id);
+    const userKey = await keyOfUser(user, ['admin']);
+    const rotated = await server.rest('POST', `/v1/api-keys/${byKey.body.id}/rotate`, { key: userKey.key });
+    expect(rotated.status, rotated.text).toBe(201);
+    const record = await server.prisma.apiKey.findUniqueOrThrow({ where: { id: rotated.body.id } });
+    expect(record).toMatchObject({ createdByUserId: user.id, operatorIssued: false });
+    // The CLI's rotation keeps the operator's key the operator's.
+    const again = await server.services.apiKeys.rotate(operatorPrincipal(org.id), byToken.body.id);
+    expect(await server.prisma.apiKey.findUniqueOrThrow({ where: { id: again.id } })).toMatchObject({
+      createdByUserId: null,
+      operatorIssued: true,
+    });
+  });
+
+  it("the migration takes live keys without a creator for the operator's, and no revoked one", async () => {
+    const dir = path.resolve('prisma/migrations');
+    const name = (await readdir(dir)).find((entry) => entry.endsWith('_operator_issued_api_keys'))!;
+    const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+    const update = /^UPDATE [^;]*;/m.exec(sql)![0];
+    const live = await createKeyWithSecret(server, org.id, ['admin']);
+    const revoked = await createKeyWithSecret(server, org.id, ['admin']);
+    const user = await createUser(server, org.id);
+    const ofUser = await keyOfUser(user, ['admin']);
+    await server.revokeKey(revoked.id);
+    const ids = [live.id, revoked.id, ofUser.id];
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      // As the keys were before the migration; rolled back, so the rest of the file sees them as made.
+      await client.query('begin');
+      await client.query('update "ApiKey" set "operatorIssued" = false where id = any($1)', [ids]);
+      await client.query(update);
+      const { rows } = await client.query<{ id: string; operatorIssued: boolean }>(
+        'select id, "operatorIssued" from "ApiKey" where id = any($1)',
+        [ids],
+      );
+      const marked = Object.fromEntries(rows.map((row) => [row.id, row.operatorIssued]));
+      expect(marked).toEqual({ [live.id]: true, [revoked.id]: false, [ofUser.id]: false });
+    } finally {
+      await client.query('rollback');
+      await client.end();
+    }
+  });
+});
 
 describe('item 7: a refresh refused for its scope', () => {
   it('leaves the refresh token usable: the retry without the scope succeeds and the grant lives on', async () => {

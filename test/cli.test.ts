@@ -233,10 +233,26 @@ describe('with DATABASE_URL and a running server', () => {
     expect(body.data.map((item: { name: string }) => item.name)).toEqual(['integration', 'forever']);
     for (const item of body.data) {
       expect(Object.keys(item).sort()).toEqual(
-        ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes'].sort(),
+        [
+          'createdAt',
+          'createdByUserId',
+          'expiresAt',
+          'id',
+          'lastUsedAt',
+          'name',
+          'prefix',
+          'revokedAt',
+          'scopes',
+        ].sort(),
       );
     }
-    expect(body.data[0]).toMatchObject({ id: keyId, revokedAt: null, scopes: ['crm:read', 'crm:write'] });
+    // The CLI's keys are the operator's: no creator.
+    expect(body.data[0]).toMatchObject({
+      id: keyId,
+      revokedAt: null,
+      scopes: ['crm:read', 'crm:write'],
+      createdByUserId: null,
+    });
     expect(key.startsWith(body.data[0].prefix)).toBe(true);
     expect(result.stdout).not.toContain(key);
     expect(result.stdout).not.toMatch(/bps_|scrypt|keyHash|secretHash/);

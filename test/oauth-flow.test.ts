@@ -501,7 +501,7 @@ describe('client_credentials with an API key', () => {
       client_id: key,
       client_secret: 'bps_wrong',
     });
-    expect(wrong.status).toBe(400);
+    expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('invalid_client');
     const wider = await tokenRequest(server, {
       grant_type: 'client_credentials',

@@ -9,6 +9,9 @@
 // A key made by a user holds no more than that user holds now: its scopes are
 // bounded by its creator's current rights when it is resolved, and a change of
 // those rights NOTIFYs the user's id, so every process re-reads the key at once.
+// A key, and a client_credentials token of it, acts for that user (userId); a
+// key the operator made acts as the operator; one whose creator is gone, neither
+// (it is refused as revoked).
 import pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
@@ -16,7 +19,7 @@ import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js'
 import { OAUTH_PREFIX } from './oauth-token-format.js';
 import type { Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
-import { keyScopes } from './user-scopes.js';
+import { isOrphanedKey, keyScopes } from './user-scopes.js';
 
 const CACHE_TTL_MS = 60_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -37,6 +40,10 @@ export const unauthorized = (message = 'A valid Bearer API key or access token i
 
 /** What a key (or a token issued to it) is read with: its creator's rights, which bound its scopes. */
 const CREATOR_RIGHTS = { createdBy: { select: { role: true, scopes: true } } } as const;
+
+/** A key the operator made: it acts as the operator (for no user). */
+const actsAsOperator = (key: { createdByUserId: string | null; operatorIssued: boolean }) =>
+  key.operatorIssued && key.createdByUserId === null;
 
 /** The entry, if it is a credential that may be used now; else why not (401). */
 function requireLive(entry: CachedKey | undefined, what: string, now: number): CachedKey {
@@ -154,9 +161,10 @@ export class CredentialResolver {
         scopes: keyScopes(row),
         credential: { type: 'api_key', id: row.id },
         userId: row.createdByUserId ?? undefined,
+        ...(actsAsOperator(row) && { operator: true }),
       },
       expiresAt: row.expiresAt?.getTime() ?? null,
-      revoked: row.revokedAt !== null,
+      revoked: row.revokedAt !== null || isOrphanedKey(row),
       loadedAt: now,
       lastUsedWrittenAt: row.lastUsedAt?.getTime() ?? 0,
     };
@@ -165,27 +173,35 @@ export class CredentialResolver {
   /**
    * An access token's principal: its own scopes and organization. A token from
    * client_credentials lives no longer than its API key (the key's revocation
-   * or expiry ends it too) and holds no more than the key's creator holds now.
+   * or expiry ends it too), acts for the key's creator and holds no more than
+   * that user holds now.
    */
   private async loadAccessToken(hash: string, now: number): Promise<CachedKey | undefined> {
     const row = await this.prisma.oAuthAccessToken.findUnique({
       where: { tokenHash: hash },
-      include: { apiKey: { select: { revokedAt: true, expiresAt: true, createdByUserId: true, ...CREATOR_RIGHTS } } },
+      include: {
+        apiKey: {
+          select: { revokedAt: true, expiresAt: true, createdByUserId: true, operatorIssued: true, ...CREATOR_RIGHTS },
+        },
+      },
     });
     if (!row) return undefined;
-    const keyExpiry = row.apiKey?.expiresAt?.getTime() ?? Infinity;
-    const dependsOn = [row.id, row.grantId, row.appId, row.userId, row.apiKeyId, row.apiKey?.createdByUserId];
+    const key = row.apiKey;
+    const keyExpiry = key?.expiresAt?.getTime() ?? Infinity;
+    const dependsOn = [row.id, row.grantId, row.appId, row.userId, row.apiKeyId, key?.createdByUserId];
     return {
       dependsOn: dependsOn.filter((id): id is string => !!id),
       principal: {
         organizationId: row.organizationId,
-        scopes: row.apiKey ? keyScopes({ scopes: row.scopes, createdBy: row.apiKey.createdBy }) : new Set(row.scopes),
+        scopes: key ? keyScopes({ ...key, scopes: row.scopes }) : new Set(row.scopes),
         credential: { type: 'access_token', id: row.id },
-        userId: row.userId ?? undefined,
+        // A client_credentials token acts for its key's creator, as the key does.
+        userId: row.userId ?? key?.createdByUserId ?? undefined,
+        ...(key && actsAsOperator(key) && { operator: true }),
         rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,
       },
       expiresAt: Math.min(row.expiresAt.getTime(), keyExpiry),
-      revoked: row.revokedAt !== null || Boolean(row.apiKey?.revokedAt),
+      revoked: row.revokedAt !== null || Boolean(key?.revokedAt) || Boolean(key && isOrphanedKey(key)),
       loadedAt: now,
       // Access tokens record no last use.
       lastUsedWrittenAt: Infinity,

@@ -14,7 +14,18 @@ export interface Principal {
     /** The key, token or session id; 'operator' for the operator. */
     id: string;
   };
+  /**
+   * The user the credential acts for: a session's or a code-flow token's user, or
+   * the creator of the API key (of a client_credentials token's key too). A key
+   * this principal makes names it as its creator.
+   */
   userId?: string;
+  /**
+   * Acting as the operator, for no user: the operator tools, or a key the operator
+   * made (and its client_credentials tokens). Only such a principal makes a key
+   * with no creator.
+   */
+  operator?: boolean;
   /**
    * Whose rate-limit budget the requests spend, when not the credential's own: a
    * client_credentials token spends its API key's, a code-flow token its app and
@@ -34,7 +45,13 @@ export function credentialHolder(principal: Principal): string {
   return principal.rateLimitKey ?? principal.credential.id;
 }
 
-/** The operator tools' principal: `admin` in the organization they name. */
+/** The operator tools' principal: `admin` in the organization they name (for a user there, when named). */
 export function operatorPrincipal(organizationId: string, userId?: string): Principal {
-  return { organizationId, scopes: new Set(['admin']), credential: { type: 'operator', id: 'operator' }, userId };
+  return {
+    organizationId,
+    scopes: new Set(['admin']),
+    credential: { type: 'operator', id: 'operator' },
+    userId,
+    operator: true,
+  };
 }

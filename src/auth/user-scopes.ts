@@ -37,7 +37,23 @@ export function withinRights(scopes: readonly string[], user: UserRights): Set<s
   return new Set([...kept, ...[...held].filter((scope) => hasScope(given, scope))]);
 }
 
+/** Who an API key acts for: the stored parts that decide what it may do. */
+export interface KeyMaker {
+  createdByUserId: string | null;
+  operatorIssued: boolean;
+}
+
+/**
+ * A key with no creator that the operator did not make: its creator was deleted
+ * (SetNull). Such a key holds nothing, whatever else went wrong (deleting a user
+ * revokes its keys too), rather than every scope it was given.
+ */
+export function isOrphanedKey(key: KeyMaker): boolean {
+  return key.createdByUserId === null && !key.operatorIssued;
+}
+
 /** The scopes an API key may use now: its own, within its creator's current rights (an operator's key has no creator). */
-export function keyScopes(key: { scopes: readonly string[]; createdBy: UserRights | null }): Set<string> {
-  return key.createdBy ? withinRights(key.scopes, key.createdBy) : new Set(key.scopes);
+export function keyScopes(key: KeyMaker & { scopes: readonly string[]; createdBy: UserRights | null }): Set<string> {
+  if (key.createdBy) return withinRights(key.scopes, key.createdBy);
+  return isOrphanedKey(key) ? new Set() : new Set(key.scopes);
 }

@@ -191,13 +191,15 @@ const apiKeyList: Command = {
 
 function keysTable(organizationId: string, keys: ApiKey[]): string {
   if (keys.length === 0) return `No API keys for ${organizationId}.`;
-  const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'EXPIRES', 'LAST USED', 'CREATED'];
+  // CREATOR: the user a key acts for, or "operator" (no creator: not bounded by anyone's rights).
+  const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATOR', 'STATUS', 'EXPIRES', 'LAST USED', 'CREATED'];
   const now = Date.now();
   const rows = keys.map((key) => [
     key.id,
     key.name,
     `${key.prefix}…`,
     key.scopes.join(' '),
+    key.createdByUserId ?? (key.revokedAt ? '-' : 'operator'),
     key.revokedAt ? 'revoked' : key.expiresAt && Date.parse(key.expiresAt) <= now ? 'expired' : 'active',
     key.expiresAt ?? 'never',
     key.lastUsedAt ?? '-',

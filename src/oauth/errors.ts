@@ -26,9 +26,15 @@ export class OAuthProblem extends Error {
   }
 }
 
-/** RFC 6749 5.2: a failed client authentication is 401 with a challenge for the scheme the client can use. */
+/**
+ * RFC 6749 5.2: a failed client authentication is invalid_client. We answer it 401 with
+ * a Basic challenge however the client authenticated (the RFC requires it for Basic and
+ * allows it otherwise), at the token, revocation and introspection endpoints alike.
+ */
 export const invalidClient = (description = 'Client authentication failed') =>
   new OAuthProblem('invalid_client', description, 401);
+
+const CLIENT_CHALLENGE = 'Basic realm="oauth"';
 
 interface LibraryError {
   name: string;
@@ -65,7 +71,9 @@ export function oauthErrorOf(error: unknown, logger?: Logger): OAuthErrorAnswer 
   if (error instanceof OAuthProblem)
     return { status: error.status, error: error.error, description: error.description };
   if (isLibraryError(error) && error.code < 500) {
-    return { status: error.code, error: error.name, description: error.message };
+    // The library answers 400 when the secret came in the body: ours is 401 either way.
+    const status = error.name === 'invalid_client' ? 401 : error.code;
+    return { status, error: error.name, description: error.message };
   }
   // The library wraps our own failures (a database outage in the model) as server_error with `inner`.
   const cause = isLibraryError(error) ? (error.inner ?? error) : error;
@@ -79,8 +87,6 @@ export function sendOAuthError(res: Response, error: unknown, logger?: Logger): 
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Pragma', 'no-cache');
   if (answer.retryAfter !== undefined) res.setHeader('Retry-After', String(answer.retryAfter));
-  if (answer.status === 401 && !res.hasHeader('WWW-Authenticate')) {
-    res.setHeader('WWW-Authenticate', 'Basic realm="oauth"');
-  }
+  if (answer.status === 401) res.setHeader('WWW-Authenticate', CLIENT_CHALLENGE);
   res.status(answer.status).json({ error: answer.error, error_description: answer.description });
 }

@@ -2,6 +2,7 @@
 // needs to find the endpoints and know what they accept.
 import type { Request, Response } from 'express';
 import { SCOPES } from '../auth/scopes.js';
+import { GRANT_TYPES } from './token.js';
 
 export function serverMetadata(issuer: string) {
   return {
@@ -12,7 +13,7 @@ export function serverMetadata(issuer: string) {
     introspection_endpoint: `${issuer}/oauth/introspect`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...GRANT_TYPES],
     scopes_supported: [...SCOPES],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

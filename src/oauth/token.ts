@@ -9,8 +9,23 @@ import type { Services } from '../graphql/modules.js';
 import { AuthorizationCodeGrant } from './authorization-code-grant.js';
 import type { OAuthParams } from './body.js';
 import { basicCredentials } from './client-auth.js';
-import { sendOAuthError } from './errors.js';
+import { OAuthProblem, sendOAuthError } from './errors.js';
 import { createModel } from './model.js';
+import { RefreshTokenGrant } from './refresh-token-grant.js';
+
+/** The grants this server issues tokens for (the metadata's grant_types_supported). */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+
+/**
+ * RFC 6749 5.2: a grant type the server does not support is unsupported_grant_type.
+ * The library knows `password` (we do not offer it) and checks the client before the
+ * grant type, so its answer to `password` was unauthorized_client: checked first here.
+ */
+function requireSupportedGrantType(params: OAuthParams): void {
+  const grantType = params.grant_type;
+  if (grantType === undefined || (GRANT_TYPES as readonly string[]).includes(grantType)) return;
+  throw new OAuthProblem('unsupported_grant_type', `Unsupported grant type: use one of ${GRANT_TYPES.join(', ')}`);
+}
 
 export interface TokenEndpointOptions {
   services: Services;
@@ -40,8 +55,9 @@ export function tokenEndpoint(options: TokenEndpointOptions) {
     // Public clients (PKCE, no secret) exchange codes and refresh; the model refuses a confidential client without its secret.
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
     alwaysIssueNewRefreshToken: true,
-    // Replaces the library's own, for RFC 6749's error codes (authorization-code-grant.ts).
-    extendedGrantTypes: { authorization_code: AuthorizationCodeGrant },
+    // Replace the library's own: RFC 6749's error codes (authorization-code-grant.ts), a
+    // refused refresh that leaves its token unspent (refresh-token-grant.ts).
+    extendedGrantTypes: { authorization_code: AuthorizationCodeGrant, refresh_token: RefreshTokenGrant },
   });
 
   return async (req: Request, res: Response, params: OAuthParams): Promise<void> => {
@@ -49,10 +65,10 @@ export function tokenEndpoint(options: TokenEndpointOptions) {
     const response = new OAuth2Server.Response();
     let token: OAuth2Server.Token;
     try {
+      requireSupportedGrantType(params);
       token = await server.token(request, response);
     } catch (error) {
-      const challenge = response.get('WWW-Authenticate') as string | undefined;
-      if (challenge) res.setHeader('WWW-Authenticate', challenge);
+      // The library's own challenge (realm "Service", Basic only) is replaced by ours: errors.ts.
       return sendOAuthError(res, error, options.logger);
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -2,13 +2,16 @@
 // listed, rotated and revoked, always within the caller's organization. A key
 // never carries a scope its creator lacks, when made or later: it is used
 // within its creator's current rights (auth/credentials.ts), and the keys of a
-// deleted user are revoked (user/service.ts). Revocation reaches every server
-// process at once (NOTIFY, see auth/credentials.ts).
+// deleted user are revoked (user/service.ts). Its creator is the user the
+// caller acts for (a client_credentials token acts for its key's creator); a
+// key with no creator is made only by the operator (the CLI, or a key the
+// operator made). Revocation reaches every server process at once (NOTIFY, see
+// auth/credentials.ts).
 import { API_KEY_PREFIX, generateKey, generateSecret, type GeneratedKey } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { sha256Hex, verifyIssuedSecret } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
-import { keyScopes } from '../../../auth/user-scopes.js';
+import { isOrphanedKey, keyScopes, userScopes, type KeyMaker, type UserRights } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
@@ -33,12 +36,13 @@ export interface ClientKey {
   expiresAt: Date | null;
 }
 
-interface NewKeyData {
+interface NewKeyData extends KeyMaker {
   name: string;
   scopes: Scope[];
   expiresAt: Date | null;
-  createdByUserId: string | null;
 }
+
+const OPERATOR: KeyMaker = { createdByUserId: null, operatorIssued: true };
 
 export class ApiKeyService {
   constructor(private readonly db: ServiceDependencies) {}
@@ -59,12 +63,12 @@ export class ApiKeyService {
       throw new DomainError('FORBIDDEN', `A key cannot have scopes its creator lacks: ${wider.join(', ')}`, 'scopes');
     }
     const secret = generateSecret();
-    return this.db.prisma.$transaction((tx) =>
+    return this.db.prisma.$transaction(async (tx) =>
       this.insert(tx, principal.organizationId, secret, {
         name: data.name,
         scopes: data.scopes,
         expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
-        createdByUserId: principal.userId ?? null,
+        ...(await makerOf(tx, principal, data.scopes)),
       }),
     );
   }
@@ -72,7 +76,9 @@ export class ApiKeyService {
   /**
    * Replaces a key: a new key and secret with the same name and scopes (and the
    * old expiry unless `expiresAt` is given), the old key revoked at once, in one
-   * transaction. A revoked key cannot be rotated (409).
+   * transaction. A revoked key cannot be rotated (409). The new key is made by
+   * whoever rotates, as a created one is (it is theirs: they hold its secret);
+   * the operator's rotation keeps the old key's maker.
    */
   async rotate(principal: Principal, id: string, input: unknown = {}): Promise<NewApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
@@ -81,11 +87,15 @@ export class ApiKeyService {
     return changeCredentials(this.db, id, async (tx) => {
       const old = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
       if (old.revokedAt) throw new DomainError('CONFLICT', `API key ${id} is revoked and cannot be rotated`);
+      const scopes = old.scopes as Scope[];
+      const maker = principal.userId
+        ? await makerOf(tx, principal, scopes)
+        : requireOperator(principal, { createdByUserId: old.createdByUserId, operatorIssued: old.operatorIssued });
       const created = await this.insert(tx, principal.organizationId, secret, {
         name: old.name,
-        scopes: old.scopes as Scope[],
+        scopes,
         expiresAt: expiresAt === undefined ? old.expiresAt : expiresAt === null ? null : new Date(expiresAt),
-        createdByUserId: old.createdByUserId,
+        ...maker,
       });
       await markRevoked(tx, id);
       return { ...created, replaces: id };
@@ -115,9 +125,8 @@ export class ApiKeyService {
         })
       : null;
     const check = await verifyIssuedSecret(secret, row?.secretHash);
-    if (!row || !check.valid || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
-      return undefined;
-    }
+    const expired = row?.expiresAt && row.expiresAt.getTime() <= Date.now();
+    if (!row || !check.valid || row.revokedAt || expired || isOrphanedKey(row)) return undefined;
     if (check.upgrade) {
       // Hashed with scrypt, before issued secrets were hashed fast: store the fast hash now.
       await this.db.prisma.apiKey.updateMany({ where: { id: row.id }, data: { secretHash: check.upgrade } });
@@ -154,6 +163,7 @@ export class ApiKeyService {
         id: newId('apiKey'),
         organizationId,
         createdByUserId: data.createdByUserId,
+        operatorIssued: data.operatorIssued,
         name: data.name,
         prefix: generated.prefix,
         keyHash: generated.keyHash,
@@ -176,6 +186,33 @@ export class ApiKeyService {
       replaces: null,
     };
   }
+}
+
+/**
+ * Who makes a key for this caller: the user it acts for, read and share-locked in
+ * the key's transaction (so a concurrent deletion revokes the new key, and a
+ * demotion is seen), the key's scopes within what that user holds now; else the
+ * operator. A user who is gone is a 401, a scope it no longer holds a 403.
+ */
+async function makerOf(tx: Transaction, principal: Principal, scopes: readonly Scope[]): Promise<KeyMaker> {
+  if (!principal.userId) return requireOperator(principal, OPERATOR);
+  const [user] = await tx.$queryRaw<UserRights[]>`
+    select role, scopes from "User"
+    where id = ${principal.userId} and "organizationId" = ${principal.organizationId}
+    for share`;
+  if (!user) throw new DomainError('UNAUTHORIZED', 'The user this credential acts for no longer exists');
+  const held = userScopes(user);
+  const beyond = scopes.filter((scope) => !hasScope(held, scope));
+  if (beyond.length) {
+    throw new DomainError('FORBIDDEN', `A key cannot have scopes its creator lacks: ${beyond.join(', ')}`, 'scopes');
+  }
+  return { createdByUserId: principal.userId, operatorIssued: false };
+}
+
+/** A key with no creator comes only from the operator (issue 23): anyone else is refused. */
+function requireOperator(principal: Principal, maker: KeyMaker): KeyMaker {
+  if (principal.operator) return maker;
+  throw new DomainError('FORBIDDEN', 'Only the operator makes API keys that act for no user');
 }
 
 /**

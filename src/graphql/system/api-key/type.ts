@@ -19,6 +19,13 @@ export class ApiKey {
   })
   scopes!: string[];
 
+  @Public.id({
+    nullable: true,
+    description:
+      'The user the key acts for, whose current rights bound its scopes; null for a key the operator made (or one whose creator was deleted, which is revoked).',
+  })
+  createdByUserId!: string | null;
+
   @Public.timestamp({ nullable: true })
   expiresAt!: string | null;
 

@@ -78,7 +78,10 @@ export class WebhookResolver {
   }
 
   @Requires('admin')
-  @Mutation(() => NewWebhook, { description: 'A new signing secret, in this answer only; the old one stops at once.' })
+  @Mutation(() => NewWebhook, {
+    description:
+      'A new signing secret, in this answer only; deliveries are signed with it from now on. The replaced secret still signs beside it (a second signature) for WEBHOOK_SECRET_ROTATION_GRACE_S (24 hours by default; 0 ends it at once), so receivers can switch without failing; a rotation within that time ends the older secret at once.',
+  })
   rotateWebhookSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<NewWebhook> {
     return ctx.services.webhooks.rotateSecret(requirePrincipal(ctx), id);
   }

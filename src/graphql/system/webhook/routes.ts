@@ -39,7 +39,8 @@ export const webhookRoutes = [
     path: '/webhooks/:id/rotate-secret',
     tag,
     summary: "Rotate a webhook's secret",
-    description: 'A new signing secret, shown in this answer only; deliveries from now on are signed with it.',
+    description:
+      'A new signing secret, shown in this answer only; deliveries are signed with it from now on. The replaced secret still signs beside it (a second signature in `webhook-signature`) for WEBHOOK_SECRET_ROTATION_GRACE_S (24 hours by default; 0 ends it at once), so receivers can switch without failing; a rotation within that time ends the older secret at once.',
     operation: `mutation ($id: ID!) { rotateWebhookSecret(id: $id) { ${selectionOf(NewWebhook)} } }`,
     variables: ({ params }) => ({ id: params.id }),
     status: 200,

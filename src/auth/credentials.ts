@@ -14,7 +14,7 @@ import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
 import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js';
 import { OAUTH_PREFIX } from './oauth-token-format.js';
-import type { Principal } from './principal.js';
+import { SYSTEM_ACTOR, type Actor, type Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
 import { keyScopes } from './user-scopes.js';
 
@@ -154,6 +154,7 @@ export class CredentialResolver {
         scopes: keyScopes(row),
         credential: { type: 'api_key', id: row.id },
         userId: row.createdByUserId ?? undefined,
+        actor: { type: 'api_key', id: row.id },
       },
       expiresAt: row.expiresAt?.getTime() ?? null,
       revoked: row.revokedAt !== null,
@@ -183,6 +184,8 @@ export class CredentialResolver {
         credential: { type: 'access_token', id: row.id },
         userId: row.userId ?? undefined,
         rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,
+        // client_credentials: the API key is the OAuth client and acts; a code-flow token acts for its user.
+        actor: tokenActor(row),
       },
       expiresAt: Math.min(row.expiresAt.getTime(), keyExpiry),
       revoked: row.revokedAt !== null || Boolean(row.apiKey?.revokedAt),
@@ -198,4 +201,11 @@ export class CredentialResolver {
       .update({ where: { id }, data: { lastUsedAt: at } })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
   }
+}
+
+/** Who a token's changes are recorded as: its API key (client_credentials), its user (code flow), else its app. */
+function tokenActor(row: { apiKeyId: string | null; userId: string | null; appId: string | null }): Actor {
+  if (row.apiKeyId) return { type: 'api_key', id: row.apiKeyId };
+  if (row.userId) return { type: 'user', id: row.userId };
+  return row.appId ? { type: 'oauth_app', id: row.appId } : SYSTEM_ACTOR;
 }

@@ -71,6 +71,7 @@ describe('contact.created', () => {
       type: 'contact.created',
       created: expect.any(Number),
       data: { object: contact },
+      actor: { type: 'api_key', id: expect.stringMatching(/^key_/) },
     });
     expect(event.data).not.toHaveProperty('previousAttributes');
     expect(Number.isInteger(event.created)).toBe(true);

@@ -124,7 +124,7 @@ describe('signature and envelope', () => {
       });
       const body = envelope(request);
       expect(verified).toEqual(body);
-      expect(Object.keys(body).sort()).toEqual(['created', 'data', 'id', 'type']);
+      expect(Object.keys(body).sort()).toEqual(['actor', 'created', 'data', 'id', 'type']);
       expect(request.headers['webhook-id']).toBe(body.id);
       expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
       const event = await server.rest('GET', `/v1/events/${body.id}`, { key });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 // Every change is an event, with who made it (issue 23): each create, PUT,
 // DELETE and lifecycle action of every declared resource raises its event, the
 // system resources' changes raise theirs, and every event (events API, GraphQL,
@@ -105,6 +106,15 @@ describe('the event catalogue and the declarations', () => {
       'user.logged_in',
     ]) {
       expect(EVENT_TYPES, 'the specification names it').toHaveProperty([type]);
+    }
+  });
+
+  it("the README's event table lists every type with its read scope", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const [type, scope] of Object.entries(EVENT_TYPES)) {
+      expect(readme, type).toMatch(
+        new RegExp(`^\\| \`${type.replace('.', '\\.')}\` +\\| .+ \\| \`${scope}\` +\\| .+ \\|$`, 'm'),
+      );
     }
   });
 });

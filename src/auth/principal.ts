@@ -52,7 +52,8 @@ export function actorOf(principal: Principal): Actor {
   if (principal.actor) return principal.actor;
   const { credential, userId } = principal;
   if (credential.type === 'api_key') return { type: 'api_key', id: credential.id };
-  if ((credential.type === 'session' || credential.type === 'access_token') && userId) return { type: 'user', id: userId };
+  if ((credential.type === 'session' || credential.type === 'access_token') && userId)
+    return { type: 'user', id: userId };
   return SYSTEM_ACTOR;
 }
 

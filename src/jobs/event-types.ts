@@ -116,7 +116,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'oauth_app.created': 'An OAuth app was registered (POST /oauth-apps).',
   'oauth_app.updated': 'An OAuth app was changed (PUT /oauth-apps/:id).',
   'oauth_app.secret_rotated': "An OAuth app's client secret was replaced (POST /oauth-apps/:id/rotate-secret).",
-  'oauth_app.deleted': 'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
+  'oauth_app.deleted':
+    'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
   'export.created': 'A data export was requested (POST /exports).',
   'export.completed': 'A data export finished and can be downloaded (actor: system, the worker).',
 };

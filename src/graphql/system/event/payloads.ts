@@ -91,12 +91,10 @@ export function eventSchema(): z.ZodType {
       return [type, `#/components/schemas/${componentOf(type)}`];
     }),
   );
-  built = z
-    .discriminatedUnion('type', variants as unknown as [z.ZodObject, ...z.ZodObject[]])
-    .meta({
-      id: 'Event',
-      description: 'Something that happened, as GET /events shows it and webhooks deliver it; `type` says which.',
-      discriminator: { propertyName: 'type', mapping },
-    });
+  built = z.discriminatedUnion('type', variants as unknown as [z.ZodObject, ...z.ZodObject[]]).meta({
+    id: 'Event',
+    description: 'Something that happened, as GET /events shows it and webhooks deliver it; `type` says which.',
+    discriminator: { propertyName: 'type', mapping },
+  });
   return built;
 }

@@ -206,17 +206,19 @@ describe('deals', () => {
     expect(await dealEvents(org.id)).toEqual(events);
   });
 
-  it('without the mark, a close commits with deal.stage_changed and deal.closed', async () => {
+  it('without the mark, a close commits with deal.updated, deal.stage_changed and deal.closed', async () => {
     const { org, key } = await tenant(['crm:read', 'crm:write']);
     const created = await server.rest('POST', '/v1/crm/deals', { key, body: { title: 'Fine', currency: 'EUR' } });
     const won = await server.rest('PUT', `/v1/crm/deals/${created.body.id}`, { key, body: { stage: 'won' } });
     expect(won.status, won.text).toBe(200);
     expect((await dealEvents(org.id)).map((event) => event.type)).toEqual([
       'deal.created',
+      'deal.updated',
       'deal.stage_changed',
       'deal.closed',
     ]);
   });
 });
 
-// Users emit no events (the specification has none for them): nothing to commit together.
+// User changes raise events too (user.created, user.updated, user.deleted): emitEvent writes them in the
+// change's own transaction, like api_key.created (test/event-actors.test.ts checks they are raised).

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
 import { newId } from '../src/ids.js';
+import { SYSTEM_ACTOR } from '../src/auth/principal.js';
 import { emitEvent } from '../src/jobs/events.js';
 import { useServer } from './support/fixtures.js';
 
@@ -70,6 +71,7 @@ describe('contact.created', () => {
       type: 'contact.created',
       created: expect.any(Number),
       data: { object: contact },
+      actor: { type: 'api_key', id: expect.stringMatching(/^key_/) },
     });
     expect(event.data).not.toHaveProperty('previousAttributes');
     expect(Number.isInteger(event.created)).toBe(true);
@@ -367,6 +369,7 @@ describe('no event without its change', () => {
           organizationId: org.id,
           type: 'contact.created',
           object: { id: 'con_ghost', email: 'ghost@example.com' },
+          actor: SYSTEM_ACTOR,
         });
         eventId = row.id;
         throw new Error('rollback');
@@ -391,6 +394,7 @@ describe('no event without its change', () => {
           organizationId: org.id,
           type: 'contact.created',
           object: { id: row.id, email: row.email },
+          actor: SYSTEM_ACTOR,
         });
         if (fail) throw new Error('rollback');
         return event.id;

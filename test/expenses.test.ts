@@ -87,7 +87,7 @@ function expectRefused(res: TestResponse, status: number, code: string, field: s
 }
 
 describe('POST /v1/finance/expenses', () => {
-  it('creates a draft (currency upper-cased, stamps null) and raises no event', async () => {
+  it('creates a draft (currency upper-cased, stamps null) and raises expense.created', async () => {
     const expense = await draft();
     expect(expense).toMatchObject({
       employeeId,
@@ -104,7 +104,9 @@ describe('POST /v1/finance/expenses', () => {
     });
     expect(expense.id).toMatch(/^exp_[0-9a-z]{26}$/);
     expect(await get(expense.id)).toEqual(expense);
-    expect(await eventsOf(expense.id)).toEqual([]);
+    expect((await eventsOf(expense.id)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'expense.created', data: { object: expense } },
+    ]);
   });
 
   it.each([
@@ -168,6 +170,7 @@ describe('the lifecycle', () => {
     expect(reimbursed).toMatchObject({ status: 'reimbursed', reimbursedAt: expect.any(String) });
     expect(await get(expense.id)).toEqual(reimbursed);
     expect((await eventsOf(expense.id)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'expense.created', data: { object: expense } },
       {
         type: 'expense.submitted',
         data: {
@@ -264,12 +267,26 @@ describe('the lifecycle', () => {
 });
 
 describe('PUT /v1/finance/expenses/:id', () => {
-  it('edits a draft (no event); refuses an edit in every other state with 409 naming it', async () => {
+  it('edits a draft (expense.updated); refuses an edit in every other state with 409 naming it', async () => {
     const expense = await draft();
     const edited = await put(expense.id, { amount: 999, category: 'meals', description: null });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body).toMatchObject({ amount: 999, category: 'meals', description: null, status: 'draft' });
-    expect(await eventsOf(expense.id)).toEqual([]);
+    expect((await eventsOf(expense.id)).map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'expense.created', data: { object: expense } },
+      {
+        type: 'expense.updated',
+        data: {
+          object: edited.body,
+          previousAttributes: {
+            amount: expense.amount,
+            category: expense.category,
+            description: expense.description,
+            updatedAt: expense.updatedAt,
+          },
+        },
+      },
+    ]);
     for (const step of ['submit', 'approve', 'reimburse']) {
       const state = (await moved(expense.id, step)).status;
       const before = await get(expense.id);

@@ -257,7 +257,7 @@ describe('through the worker', () => {
       (await exportOf(b, { resource: 'events', format: 'json', filters: { type: 'contact.created' } })).file,
     );
     expect(events.map((e) => (e.data as { object: Row }).object.email)).toEqual(['b1@example.test']);
-    expect(Object.keys(events[0]!)).toEqual(['id', 'type', 'created', 'data']);
+    expect(Object.keys(events[0]!)).toEqual(['id', 'type', 'created', 'data', 'actor']);
     // An empty export is a header alone.
     const none = await exportOf(b, { resource: 'employees', format: 'csv' });
     expect(none.file.split('\r\n')[0]).toMatch(/^id,/);

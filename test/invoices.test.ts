@@ -218,7 +218,14 @@ describe('lifecycle', () => {
     expectRefused(await act(invoice.id, 'void'), 409, 'CONFLICT', 'status', /is void/);
     expectRefused(await act(invoice.id, 'open'), 409, 'CONFLICT', 'status', /is void/);
     expectRefused(await put(invoice.id, { notes: 'x' }), 409, 'CONFLICT', 'status', /is void/);
-    expect((await eventsOf(invoice.id)).map((event: { type: string }) => event.type)).toEqual(['invoice.created']);
+    // Each edit, and each action, raises its event.
+    expect((await eventsOf(invoice.id)).map((event: { type: string }) => event.type)).toEqual([
+      'invoice.created',
+      'invoice.updated',
+      'invoice.updated',
+      'invoice.opened',
+      'invoice.voided',
+    ]);
   });
 
   it('voids a draft', async () => {

@@ -90,6 +90,7 @@ describe('POST /v1/finance/payments', () => {
     const events = await eventsAbout(invoice.id);
     expect(events.map((event) => event.type)).toEqual([
       'invoice.created',
+      'invoice.opened',
       'payment.received',
       'invoice.paid',
       'payment.received',
@@ -120,7 +121,7 @@ describe('POST /v1/finance/payments', () => {
     const usd = await pay({ invoiceId: invoice.id, amount: 100, currency: 'usd' });
     expectRefused(usd, 400, 'VALIDATION_ERROR', 'currency', /EUR/);
     expect(await getInvoice(invoice.id)).toEqual(invoice);
-    expect((await eventsAbout(invoice.id)).map((event) => event.type)).toEqual(['invoice.created']);
+    expect((await eventsAbout(invoice.id)).map((event) => event.type)).toEqual(['invoice.created', 'invoice.opened']);
   });
 
   it('refuses a payment against a draft or a void invoice (409 naming the status)', async () => {
@@ -191,7 +192,7 @@ describe('POST /v1/finance/payments', () => {
     expect(res.status, res.text).toBe(500);
     expect(res.body.error.code).toBe('INTERNAL_ERROR');
     expect(await getInvoice(invoice.id)).toEqual(invoice);
-    expect((await eventsAbout(invoice.id)).map((event) => event.type)).toEqual(['invoice.created']);
+    expect((await eventsAbout(invoice.id)).map((event) => event.type)).toEqual(['invoice.created', 'invoice.opened']);
     const list = await server.rest('GET', `/v1/finance/payments?invoiceId=${invoice.id}`, { key });
     expect(list.body.data).toEqual([]);
   });

@@ -215,7 +215,8 @@ describe('POST /v1/hr/payroll-runs/:id/process', () => {
   });
 
   it('processes a draft once: processed, stamped, with payroll.processed; the second time is 409', async () => {
-    expect(await eventsOf(org.key, run.id)).toEqual([]); // creating raises no event
+    const created = await eventsOf(org.key, run.id);
+    expect(created.map((event) => [event.type, event.data])).toEqual([['payroll.created', { object: run }]]);
     const res = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: org.key });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({
@@ -228,7 +229,7 @@ describe('POST /v1/hr/payroll-runs/:id/process', () => {
     const got = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key: org.key });
     expect(got.body).toEqual(res.body);
 
-    const events = await eventsOf(org.key, run.id);
+    const events = (await eventsOf(org.key, run.id)).slice(1);
     expect(events).toHaveLength(1);
     expect(events[0]!.type).toBe('payroll.processed');
     expect(events[0]!.data).toEqual({
@@ -240,7 +241,7 @@ describe('POST /v1/hr/payroll-runs/:id/process', () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'CONFLICT', field: 'status' });
     expect(again.body.error.message).toContain('processed');
-    expect(await eventsOf(org.key, run.id)).toHaveLength(1);
+    expect(await eventsOf(org.key, run.id)).toHaveLength(2);
   });
 
   it('a processed run cannot be edited', async () => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { SYSTEM_ACTOR } from '../src/auth/principal.js';
 import { emitEvent } from '../src/jobs/events.js';
 import { useServer } from './support/fixtures.js';
 import {
@@ -123,7 +124,7 @@ describe('signature and envelope', () => {
       });
       const body = envelope(request);
       expect(verified).toEqual(body);
-      expect(Object.keys(body).sort()).toEqual(['created', 'data', 'id', 'type']);
+      expect(Object.keys(body).sort()).toEqual(['actor', 'created', 'data', 'id', 'type']);
       expect(request.headers['webhook-id']).toBe(body.id);
       expect(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
       const event = await server.rest('GET', `/v1/events/${body.id}`, { key });
@@ -183,12 +184,12 @@ describe('fan-out', () => {
     const object = { id: 'con_00000000000000000000000000', email: 'x@example.test' };
     await expect(
       server.prisma.$transaction(async (tx) => {
-        await emitEvent(tx, { organizationId: org.id, type: 'contact.created', object });
+        await emitEvent(tx, { organizationId: org.id, type: 'contact.created', object, actor: SYSTEM_ACTOR });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
     const committed = await server.prisma.$transaction((tx) =>
-      emitEvent(tx, { organizationId: org.id, type: 'contact.created', object }),
+      emitEvent(tx, { organizationId: org.id, type: 'contact.created', object, actor: SYSTEM_ACTOR }),
     );
     const [request] = await target.waitFor(1);
     expect(envelope(request!).id).toBe(committed.id);
@@ -272,7 +273,9 @@ describe('many events at once', () => {
       const emitted = [];
       for (let n = 0; n < 120; n++) {
         const object = { id: `con_${String(n).padStart(26, '0')}`, email: `burst-${n}@example.test` };
-        emitted.push(await emitEvent(tx, { organizationId: org.id, type: 'contact.created', object }));
+        emitted.push(
+          await emitEvent(tx, { organizationId: org.id, type: 'contact.created', object, actor: SYSTEM_ACTOR }),
+        );
       }
       return emitted;
     });

@@ -17,7 +17,7 @@ import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
 import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js';
 import { OAUTH_PREFIX } from './oauth-token-format.js';
-import type { Principal } from './principal.js';
+import { SYSTEM_ACTOR, type Actor, type Principal } from './principal.js';
 import { sha256Hex } from './secrets.js';
 import { isOrphanedKey, keyScopes } from './user-scopes.js';
 
@@ -162,6 +162,7 @@ export class CredentialResolver {
         credential: { type: 'api_key', id: row.id },
         userId: row.createdByUserId ?? undefined,
         ...(actsAsOperator(row) && { operator: true }),
+        actor: { type: 'api_key', id: row.id },
       },
       expiresAt: row.expiresAt?.getTime() ?? null,
       revoked: row.revokedAt !== null || isOrphanedKey(row),
@@ -199,6 +200,8 @@ export class CredentialResolver {
         userId: row.userId ?? key?.createdByUserId ?? undefined,
         ...(key && actsAsOperator(key) && { operator: true }),
         rateLimitKey: row.apiKeyId ?? `${row.appId}:${row.userId}`,
+        // client_credentials: the API key is the OAuth client and acts; a code-flow token acts for its user.
+        actor: tokenActor(row),
       },
       expiresAt: Math.min(row.expiresAt.getTime(), keyExpiry),
       revoked: row.revokedAt !== null || Boolean(key?.revokedAt) || Boolean(key && isOrphanedKey(key)),
@@ -214,4 +217,11 @@ export class CredentialResolver {
       .update({ where: { id }, data: { lastUsedAt: at } })
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
   }
+}
+
+/** Who a token's changes are recorded as: its API key (client_credentials), its user (code flow), else its app. */
+function tokenActor(row: { apiKeyId: string | null; userId: string | null; appId: string | null }): Actor {
+  if (row.apiKeyId) return { type: 'api_key', id: row.apiKeyId };
+  if (row.userId) return { type: 'user', id: row.userId };
+  return row.appId ? { type: 'oauth_app', id: row.appId } : SYSTEM_ACTOR;
 }

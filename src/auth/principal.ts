@@ -6,6 +6,19 @@ export const CREDENTIAL_TYPES = ['api_key', 'access_token', 'session', 'operator
 
 export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
+/** Who an event says made the change (docs/decisions.md, Events). */
+export const ACTOR_TYPES = ['user', 'api_key', 'oauth_app', 'system'] as const;
+
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+/** The user, API key or OAuth app that made a change; system (id null): the worker, the operator. */
+export interface Actor {
+  type: ActorType;
+  id: string | null;
+}
+
+export const SYSTEM_ACTOR: Actor = Object.freeze({ type: 'system', id: null });
+
 export interface Principal {
   organizationId: string;
   scopes: ReadonlySet<string>;
@@ -34,6 +47,25 @@ export interface Principal {
    * (credentialHolder).
    */
   rateLimitKey?: string;
+  /**
+   * Who the changes made with this credential are recorded as (actorOf): set
+   * where the credential is resolved, which alone knows a client_credentials
+   * token (its API key) from a code-flow token (its user).
+   */
+  actor?: Actor;
+}
+
+/**
+ * The actor of a principal's changes: the one it was resolved with, else by its
+ * credential: a session's user, an API key, a token's user; the operator is system.
+ */
+export function actorOf(principal: Principal): Actor {
+  if (principal.actor) return principal.actor;
+  const { credential, userId } = principal;
+  if (credential.type === 'api_key') return { type: 'api_key', id: credential.id };
+  if ((credential.type === 'session' || credential.type === 'access_token') && userId)
+    return { type: 'user', id: userId };
+  return SYSTEM_ACTOR;
 }
 
 /**

@@ -36,6 +36,8 @@ interface EventRow {
   type: string;
   createdAt: string;
   data: unknown;
+  /** Who made the change: {type, id} (the envelope's `actor`). */
+  actor: unknown;
 }
 
 export function deliverWebhookTask(deps: DeliveryDependencies): Task {
@@ -61,7 +63,9 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
                     case when w."previousSecretExpiresAt" > now() then w."previousSecretEncrypted" end
                       as "previousSecretEncrypted",
                     (select json_agg(json_build_object('id', e.id, 'type', e.type, 'createdAt', e."createdAt",
-                                                       'data', e.data) order by e.id)
+                                                       'data', e.data, 'actor',
+                                                       json_build_object('type', e."actorType", 'id', e."actorId"))
+                               order by e.id)
                      from "Event" e where e.id = any($2::text[]) and e."organizationId" = w."organizationId") as events
              from "Webhook" w where w.id = $1`,
       values: [job.webhookId, job.eventIds],
@@ -84,6 +88,7 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
           type: event.type,
           created: Math.floor(new Date(event.createdAt).getTime() / 1000),
           data: event.data,
+          actor: event.actor,
         });
         const headers = signedHeaders(secret, event.id, body, timestamp, previous);
         const result = await postSigned(webhook.url, body, headers, {

@@ -5,6 +5,7 @@
 // commits with the change or not at all.
 // A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
 // in the same transaction; the worker's dispatcher (fan-out.ts) makes them jobs.
+import type { Actor, ActorType } from '../auth/principal.js';
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
 import { newId } from '../ids.js';
@@ -17,10 +18,12 @@ export interface EmitEvent<T extends object> {
   object: T;
   /** On updates: the previous values of the fields that changed. */
   previousAttributes?: Partial<T>;
+  /** Who made the change (actorOf(principal); SYSTEM_ACTOR for the worker). */
+  actor: Actor;
 }
 
 /** The columns every event insert sets; createdAt defaults to the transaction's time. */
-export const EVENT_INSERT_COLUMNS = 'id, "organizationId", type, data';
+export const EVENT_INSERT_COLUMNS = 'id, "organizationId", type, data, "actorType", "actorId"';
 
 export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   const data = {
@@ -30,21 +33,25 @@ export async function emitEvent<T extends object>(tx: Transaction, event: EmitEv
   const id = newId('event');
   // Raw SQL: through Prisma's model API this insert cost more CPU than the change it records.
   const [row] = await tx.$queryRawUnsafe<{ createdAt: Date }[]>(
-    `insert into "Event" (${EVENT_INSERT_COLUMNS}) values ($1, $2, $3, $4::jsonb) returning "createdAt"`,
+    `insert into "Event" (${EVENT_INSERT_COLUMNS}) values ($1, $2, $3, $4::jsonb, $5, $6) returning "createdAt"`,
     id,
     event.organizationId,
     event.type,
     JSON.stringify(data),
+    event.actor.type,
+    event.actor.id,
   );
-  return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data };
+  const actor = { type: event.actor.type, id: event.actor.id };
+  return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data, actor };
 }
 
-/** The event envelope of the specification: {id, type, created, data}. */
+/** The event envelope of the specification, {id, type, created, data}, and who made the change. */
 export interface EventEnvelope {
   id: string;
   type: string;
   created: number;
   data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+  actor: Actor;
 }
 
 export function eventEnvelope(row: EventRow): EventEnvelope {
@@ -53,5 +60,6 @@ export function eventEnvelope(row: EventRow): EventEnvelope {
     type: row.type,
     created: Math.floor(row.createdAt.getTime() / 1000),
     data: row.data as unknown as EventEnvelope['data'],
+    actor: { type: row.actorType as ActorType, id: row.actorId },
   };
 }

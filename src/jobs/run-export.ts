@@ -43,13 +43,17 @@ const KEYSET_AT = '_keysetAt';
 const WRITE_CHUNK = `with chunk as (insert into "ExportChunk" ("exportId", seq, data) values ($1, $2, $3))
   update "Export" set "rowsWritten" = "rowsWritten" + $4, size = size + $5, "updatedAt" = now() where id = $1`;
 
-/** Completes the export and raises export.completed (data.object: the export as GET shows it) in one statement. */
+/**
+ * Completes the export and raises export.completed (data.object: the export as GET
+ * shows it; actor: system, the worker) in one statement.
+ */
 const COMPLETE = `with done as (
     update "Export" set status = 'completed', "completedAt" = now(), "updatedAt" = now()
     where id = $1 and status = 'running' returning *)
   insert into "Event" (${EVENT_INSERT_COLUMNS})
   select $2, "Export"."organizationId", 'export.completed',
-         jsonb_build_object('object', (select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown))
+         jsonb_build_object('object', (select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)),
+         'system', null
   from done as "Export"`;
 
 function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<string, unknown> } {

@@ -7,6 +7,7 @@
 // edit in a state that allows none, and refuses in a PUT body a field that only
 // an action changes (400 naming the action to use).
 import type { z } from 'zod';
+import type { Actor } from '../../auth/principal.js';
 import { DomainError } from '../../errors.js';
 import type { EventType } from '../../jobs/event-types.js';
 import type { ActionInput } from './inputs.js';
@@ -14,6 +15,8 @@ import type { ActionInput } from './inputs.js';
 /** What an action's rule may read and do: the connection of the change's transaction. */
 export interface RuleContext {
   organizationId: string;
+  /** Who makes the change: the actor of the events a rule raises (updateRecordFromRule). */
+  actor: Actor;
   /** A statement on the change's transaction (rules check other records with it). */
   query<R extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
 }
@@ -30,8 +33,8 @@ export interface Action<T, I = Record<string, unknown>> {
   sets?(input: I, record: T, rules: RuleContext): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Fields of the record only this action changes (refused in a PUT body). */
   changes?: readonly string[];
-  /** The event it raises, with the previous values of what it changed. */
-  event?: EventType;
+  /** The event it raises, with the previous values of what it changed: every action raises one. */
+  event: EventType;
   /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */

@@ -68,6 +68,17 @@ export function previousAttributes<T extends object>(before: T, changed: string[
 }
 
 /**
+ * For the hand-written services: the previous values of the public fields that
+ * differ between two public objects of a record (updatedAt included), for an
+ * update event's previousAttributes.
+ */
+export function changedAttributes<T extends object>(before: T, after: T): Partial<T> {
+  const [was, is] = [before as Record<string, unknown>, after as Record<string, unknown>];
+  const changed = Object.keys(was).filter((field) => JSON.stringify(was[field]) !== JSON.stringify(is[field]));
+  return previousAttributes(before, changed);
+}
+
+/**
  * When `error` is a unique-constraint refusal on one of `fields`, the CONFLICT
  * naming it; otherwise undefined. The constraint is named by PostgreSQL
  * (`Contact_organizationId_email_key`, from node-postgres) or listed by Prisma.

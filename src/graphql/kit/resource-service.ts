@@ -4,7 +4,7 @@
 // says (defaults, references, unique fields, lifecycle, events) is applied
 // here, and what is particular to the resource runs as its rules.
 import pg from 'pg';
-import type { Principal } from '../../auth/principal.js';
+import { actorOf, type Actor, type Principal } from '../../auth/principal.js';
 import { DomainError, notFound, invalidField } from '../../errors.js';
 import { isWellFormedId, newId } from '../../ids.js';
 import { parseInput } from '../../validation.js';
@@ -123,6 +123,7 @@ export class ResourceService<T extends { id: string }> {
     this.requireWellFormedReferences(values);
     resource.rules?.check?.(values);
     const { organizationId } = principal;
+    const actor = actorOf(principal);
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created }] : [];
     const after = resource.rules?.afterCreate;
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
@@ -130,20 +131,21 @@ export class ResourceService<T extends { id: string }> {
         organizationId,
         values: columns,
         events: after ? [] : events,
+        actor,
         onlyIf: this.referenceConditions(columns, organizationId),
       });
-      return record ?? this.missingReference(db, columns, organizationId);
+      return record ?? this.missingReference(db, columns, organizationId, actor);
     };
     try {
       const rules = resource.rules?.create;
       if (!rules && !after) return await write(this.db.pool, values);
       return await inTransaction(this.db.pool, async (client) => {
-        const context = ruleContext(client, organizationId);
+        const context = ruleContextOf(client, organizationId, actor);
         const record = await write(client, { ...values, ...(await rules?.(values, context)) });
         if (!after) return record;
         // The events come after what afterCreate wrote: their object (and the answer) include it.
         const changes = (await after(record, context)) ?? {};
-        return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events }))!;
+        return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events, actor }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -169,6 +171,7 @@ export class ResourceService<T extends { id: string }> {
     const values = updateValues(declared.fields, patch);
     this.requireWellFormedReferences(values);
     const { organizationId } = principal;
+    const actor = actorOf(principal);
     const { lifecycle } = resource;
     if (lifecycle && values[lifecycle.field] === null) {
       throw new DomainError('VALIDATION_ERROR', `'${lifecycle.field}' cannot be cleared`, lifecycle.field);
@@ -191,7 +194,7 @@ export class ResourceService<T extends { id: string }> {
         }
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
-        const rules = ruleContext(client, organizationId);
+        const rules = ruleContextOf(client, organizationId, actor);
         await this.requireReferences(rules, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
@@ -206,7 +209,7 @@ export class ResourceService<T extends { id: string }> {
           type,
           ...(withPrevious && { previousAttributes: previous }),
         }));
-        return (await updateRecord(client, resource, { organizationId, id, changes, events }))!;
+        return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -221,17 +224,16 @@ export class ResourceService<T extends { id: string }> {
     requireWellFormedId(resource.idKind, this.label, id);
     const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
     const { organizationId } = principal;
+    const actor = actorOf(principal);
     try {
       return await inTransaction(this.db.pool, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
-        const sets = await action.sets?.(data as never, before, ruleContext(client, organizationId));
+        const sets = await action.sets?.(data as never, before, ruleContextOf(client, organizationId, actor));
         const changes = { [lifecycle.field]: action.to, ...sets };
-        const events = action.event
-          ? [{ type: action.event, previousAttributes: previousAttributes(before, Object.keys(changes)) }]
-          : [];
-        return (await updateRecord(client, resource, { organizationId, id, changes, events }))!;
+        const events = [{ type: action.event, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
+        return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -247,6 +249,7 @@ export class ResourceService<T extends { id: string }> {
         organizationId: principal.organizationId,
         id,
         events,
+        actor: actorOf(principal),
       });
       if (!record) throw notFound(this.label);
       return true;
@@ -307,8 +310,9 @@ export class ResourceService<T extends { id: string }> {
     db: Queryable,
     values: Record<string, unknown>,
     organizationId: string,
+    actor: Actor,
   ): Promise<never> {
-    await this.requireReferences(ruleContextOf(db, organizationId), values);
+    await this.requireReferences(ruleContextOf(db, organizationId, actor), values);
     throw new Error(`${this.label} insert wrote nothing though every reference exists`);
   }
 
@@ -346,14 +350,13 @@ export class ResourceService<T extends { id: string }> {
 const unknownReference = (field: string, label: string) =>
   invalidField(field, `no ${label} with this id in the organization`);
 
-function ruleContextOf(db: Queryable, organizationId: string): RuleContext {
+function ruleContextOf(db: Queryable, organizationId: string, actor: Actor): RuleContext {
   return {
     organizationId,
+    actor,
     query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
   };
 }
-
-const ruleContext = (client: pg.PoolClient, organizationId: string) => ruleContextOf(client, organizationId);
 
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

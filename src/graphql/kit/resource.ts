@@ -92,7 +92,13 @@ export interface ResourceDeclaration<T extends object> {
   /** Unique fields (per organization) and the 409 message of each. */
   unique?: Record<string, string>;
   references?: Record<string, Reference>;
-  events?: { created?: EventType; updated?: EventType; deleted?: EventType };
+  /**
+   * The events of its changes: a create, a PUT (with previousAttributes) and a
+   * DELETE (data.object: the record as it was); `others`: events about the record
+   * that another resource's rule raises (invoice.paid, by a payment). A
+   * lifecycle's actions name their own. Every change raises one (a test checks).
+   */
+  events?: { created?: EventType; updated?: EventType; deleted?: EventType; others?: readonly EventType[] };
   lifecycle?: Lifecycle<T>;
   rules?: Rules<T>;
   /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
@@ -127,4 +133,23 @@ export function completeDeclaration<T extends object>(declaration: ResourceDecla
       delete: declaration.operations?.delete ?? false,
     },
   };
+}
+
+/**
+ * Every event type a resource's changes raise, as its declaration names them:
+ * create, PUT, DELETE, the lifecycle's moves and actions, and those another
+ * resource's rule raises about it (the event catalogue and OpenAPI read them).
+ */
+export function raisedEvents(resource: Resource): EventType[] {
+  const { events, lifecycle } = resource;
+  const types = [
+    events?.created,
+    events?.updated,
+    events?.deleted,
+    ...(events?.others ?? []),
+    lifecycle?.update?.event,
+    lifecycle?.update?.finalEvent,
+    ...Object.values(lifecycle?.actions ?? {}).map((action) => action.event),
+  ];
+  return [...new Set(types.filter((type): type is EventType => type !== undefined))];
 }

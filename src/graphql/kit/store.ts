@@ -7,6 +7,7 @@
 // update's locked row, a rule's check) runs in a transaction on one connection;
 // a create without such a rule is that one statement alone: one round trip.
 import type pg from 'pg';
+import type { Actor } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
 import type { EventType } from '../../jobs/event-types.js';
 import { EVENT_INSERT_COLUMNS } from '../../jobs/events.js';
@@ -37,14 +38,24 @@ function parameters() {
   return { values, param: (value: unknown) => (value === NOW ? 'now()' : `$${values.push(value)}`) };
 }
 
-/** The CTE that inserts the events of the change `record` into the outbox, in order. */
-function eventsOf(events: RaisedEvent[], organization: string, param: (value: unknown) => string): string {
+/**
+ * The CTE that inserts the events of the change `record` into the outbox, in
+ * order, each with who made it (two more parameters, shared by the events).
+ */
+function eventsOf(
+  events: RaisedEvent[],
+  organization: string,
+  actor: Actor,
+  param: (value: unknown) => string,
+): string {
   if (!events.length) return '';
+  const actorType = param(actor.type);
+  const actorId = param(actor.id);
   const rows = events.map(({ type, previousAttributes }) => {
     const data = previousAttributes
       ? `jsonb_build_object('object', to_jsonb(record), 'previousAttributes', ${param(JSON.stringify(previousAttributes))}::jsonb)`
       : `jsonb_build_object('object', to_jsonb(record))`;
-    return `select ${param(newId('event'))}, ${organization}, ${param(type)}, ${data} from record`;
+    return `select ${param(newId('event'))}, ${organization}, ${param(type)}, ${data}, ${actorType}, ${actorId}::text from record`;
   });
   return `, event as (insert into "Event" (${EVENT_INSERT_COLUMNS}) ${rows.join(' union all ')})`;
 }
@@ -56,6 +67,8 @@ export interface Insert {
   /** Column values besides organizationId, createdAt and updatedAt (set by the database). */
   values: Record<string, unknown>;
   events: RaisedEvent[];
+  /** Who makes the change (the events' actor). */
+  actor: Actor;
   /**
    * Conditions the insert depends on, checked in the same statement (that a
    * referenced record is the organization's). When one fails nothing is written
@@ -75,7 +88,7 @@ export async function insertRecord<T>(db: Queryable, { table, type }: RecordTabl
       insert into "${table}" (${columns.map(quoted).join(', ')}, "updatedAt")
       select ${given.join(', ')}, now()${conditions.length ? ` where ${conditions.join(' and ')}` : ''}
       returning ${sqlSelectOf(type, table)}
-    )${eventsOf(insert.events, organization, param)}
+    )${eventsOf(insert.events, organization, insert.actor, param)}
     select * from record`;
   const { rows } = await db.query<T & object>(namedStatement(text, values));
   return rows[0];
@@ -87,6 +100,8 @@ export interface Update {
   /** The changed columns; updatedAt is set by the statement. */
   changes: Record<string, unknown>;
   events: RaisedEvent[];
+  /** Who makes the change (the events' actor). */
+  actor: Actor;
 }
 
 /** Updates the record and writes its events in one statement; answers the public object (undefined: no row). */
@@ -98,15 +113,16 @@ export async function updateRecord<T>(db: Queryable, table: RecordTable<T>, upda
 /**
  * From a rule, in its change's transaction: updates a record of another
  * declared resource (the invoice a payment pays) with its events, by the same
- * statement as updateRecord. Lock the record first (`select … for update`
+ * statement as updateRecord, made by the rule's actor. Lock the record first (`select … for update`
  * through `rules.query`) when the change depends on what it holds.
  */
 export async function updateRecordFromRule<T>(
   rules: RuleContext,
   table: RecordTable<T>,
-  update: Omit<Update, 'organizationId'>,
+  update: Omit<Update, 'organizationId' | 'actor'>,
 ) {
-  const { text, values } = updateStatement(table, { ...update, organizationId: rules.organizationId });
+  const { organizationId, actor } = rules;
+  const { text, values } = updateStatement(table, { ...update, organizationId, actor });
   return (await rules.query<T & object>(text, values as unknown[]))[0];
 }
 
@@ -119,7 +135,7 @@ function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
       update "${table}" set ${[...sets, `"updatedAt" = now()`].join(', ')}
       where id = ${id} and "organizationId" = ${organization}
       returning ${sqlSelectOf(type, table)}
-    )${eventsOf(update.events, organization, param)}
+    )${eventsOf(update.events, organization, update.actor, param)}
     select * from record`;
   return namedStatement(text, values);
 }
@@ -128,7 +144,7 @@ function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
 export async function deleteRecord<T>(
   db: Queryable,
   { table, type }: RecordTable<T>,
-  target: { organizationId: string; id: string; events: RaisedEvent[] },
+  target: { organizationId: string; id: string; events: RaisedEvent[]; actor: Actor },
 ) {
   const { values, param } = parameters();
   const id = param(target.id);
@@ -136,7 +152,7 @@ export async function deleteRecord<T>(
   const text = `with record as (
       delete from "${table}" where id = ${id} and "organizationId" = ${organization}
       returning ${sqlSelectOf(type, table)}
-    )${eventsOf(target.events, organization, param)}
+    )${eventsOf(target.events, organization, target.actor, param)}
     select * from record`;
   const { rows } = await db.query<T & object>(namedStatement(text, values));
   return rows[0];

@@ -34,6 +34,7 @@ export async function sessionPrincipal(sessions: SessionService, token: string):
     scopes: userScopes(user),
     credential: { type: 'session', id: session.id },
     userId: user.id,
+    actor: { type: 'user', id: user.id },
     // One budget per user, however many browsers or sign-ins.
     rateLimitKey: `user:${user.id}`,
   };

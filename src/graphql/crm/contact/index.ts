@@ -15,6 +15,6 @@ export const contacts = defineResource({
   list: contactList,
   operations: { delete: true },
   unique: { email: 'A contact with this email already exists in the organization' },
-  events: { created: 'contact.created', updated: 'contact.updated' },
+  events: { created: 'contact.created', updated: 'contact.updated', deleted: 'contact.deleted' },
   conflicts: { delete: 'Invoices still refer to the contact' },
 });

@@ -19,7 +19,7 @@ export const deals = defineResource({
   list: dealList,
   operations: { delete: true },
   references: { contactId: { table: 'Contact', idKind: 'contact', label: 'contact' } },
-  events: { created: 'deal.created' },
+  events: { created: 'deal.created', updated: 'deal.updated', deleted: 'deal.deleted' },
   lifecycle: {
     field: 'stage',
     states: DEAL_STAGES,
@@ -32,9 +32,10 @@ export const deals = defineResource({
     create: 'Starts at `lead` unless another open stage is given. Emits `deal.created`.',
     update:
       'Partial: fields sent are changed, omitted are kept, null clears an optional field. ' +
-      'A stage change emits `deal.stage_changed`; `won` or `lost` also sets `closedAt` and emits `deal.closed`. ' +
+      'Emits `deal.updated` when anything changes; a stage change also emits `deal.stage_changed`, and `won` or ' +
+      '`lost` sets `closedAt` and emits `deal.closed`. ' +
       "A closed deal's stage cannot change (409).",
-    delete: 'No event.',
+    delete: 'Emits `deal.deleted` (data.object: the deal as it was).',
   },
 });
 

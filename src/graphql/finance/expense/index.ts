@@ -18,9 +18,10 @@ export const expenses = defineResource({
   input: expenseInput,
   list: expenseList,
   references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  events: { created: 'expense.created', updated: 'expense.updated' },
   descriptions: {
-    create: 'Starts as a draft. Emits no event: a draft is the employee’s own until submitted.',
-    update: 'Only while draft; emits no event.',
+    create: 'Starts as a draft. Emits `expense.created`.',
+    update: 'Only while draft. Emits `expense.updated`.',
   },
   lifecycle: {
     field: 'status',

@@ -31,12 +31,12 @@ export const invoices = defineResource({
   list: invoiceList,
   unique: { number: 'An invoice with this number already exists in the organization' },
   references: { contactId: { table: 'Contact', idKind: 'contact', label: 'contact' } },
-  events: { created: 'invoice.created' },
+  events: { created: 'invoice.created', updated: 'invoice.updated', others: ['invoice.paid'] },
   descriptions: {
     create:
       'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
       'the total; assigns the next number INV-000001, … when none is given. Emits `invoice.created`.',
-    update: 'Only while draft; new lines are computed again.',
+    update: 'Only while draft; new lines are computed again. Emits `invoice.updated`.',
   },
   lifecycle: {
     field: 'status',
@@ -44,7 +44,12 @@ export const invoices = defineResource({
     initial: 'draft',
     editableIn: ['draft'],
     actions: {
-      open: { from: ['draft'], to: 'open', description: 'Opens the invoice to payments; it can no longer be edited.' },
+      open: {
+        from: ['draft'],
+        to: 'open',
+        description: 'Opens the invoice to payments; it can no longer be edited.',
+        event: 'invoice.opened',
+      },
       void: {
         from: ['draft', 'open'],
         to: 'void',
@@ -56,6 +61,7 @@ export const invoices = defineResource({
           }
           return {};
         },
+        event: 'invoice.voided',
       },
     },
   },

@@ -74,13 +74,15 @@ export const payrollRuns = defineResource({
   names: { one: 'payrollRun', many: 'payrollRuns' },
   input: payrollRunInput,
   list: payrollRunList,
+  events: { created: 'payroll.created', updated: 'payroll.updated' },
   descriptions: {
     create:
       'Computes one item per active employee with a salary: annual salary × days of the period (inclusive), ' +
       "each day over its own year's length (365 or 366), rounded half up to the minor unit; an employee whose " +
       '`startDate` falls inside the period is paid from that day. Active employees without a salary, or starting ' +
-      'after the period, are listed in `skippedEmployeeIds`. Emits no event.',
-    update: 'Only `payDate`, only while draft; the items stay as computed (they do not depend on it).',
+      'after the period, are listed in `skippedEmployeeIds`. Emits `payroll.created` (data.object with the items).',
+    update:
+      'Only `payDate`, only while draft; the items stay as computed (they do not depend on it). Emits `payroll.updated`.',
   },
   lifecycle: {
     field: 'status',

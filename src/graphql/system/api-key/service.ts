@@ -8,7 +8,7 @@
 // operator made). Revocation reaches every server process at once (NOTIFY, see
 // auth/credentials.ts).
 import { API_KEY_PREFIX, generateKey, generateSecret, type GeneratedKey } from '../../../auth/api-key-format.js';
-import type { Principal } from '../../../auth/principal.js';
+import { actorOf, type Actor, type Principal } from '../../../auth/principal.js';
 import { sha256Hex, verifyIssuedSecret } from '../../../auth/secrets.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { isOrphanedKey, keyScopes, userScopes, type KeyMaker, type UserRights } from '../../../auth/user-scopes.js';
@@ -64,7 +64,7 @@ export class ApiKeyService {
     }
     const secret = generateSecret();
     return this.db.prisma.$transaction(async (tx) =>
-      this.insert(tx, principal.organizationId, secret, {
+      this.insert(tx, principal, secret, {
         name: data.name,
         scopes: data.scopes,
         expiresAt: data.expiresAt ? new Date(data.expiresAt) : null,
@@ -76,9 +76,9 @@ export class ApiKeyService {
   /**
    * Replaces a key: a new key and secret with the same name and scopes (and the
    * old expiry unless `expiresAt` is given), the old key revoked at once, in one
-   * transaction. A revoked key cannot be rotated (409). The new key is made by
-   * whoever rotates, as a created one is (it is theirs: they hold its secret);
-   * the operator's rotation keeps the old key's maker.
+   * transaction (api_key.created, then api_key.revoked). A revoked key cannot be
+   * rotated (409). The new key is made by whoever rotates, as a created one is (it
+   * is theirs: they hold its secret); the operator's rotation keeps the old key's maker.
    */
   async rotate(principal: Principal, id: string, input: unknown = {}): Promise<NewApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
@@ -91,24 +91,25 @@ export class ApiKeyService {
       const maker = principal.userId
         ? await makerOf(tx, principal, scopes)
         : requireOperator(principal, { createdByUserId: old.createdByUserId, operatorIssued: old.operatorIssued });
-      const created = await this.insert(tx, principal.organizationId, secret, {
+      const created = await this.insert(tx, principal, secret, {
         name: old.name,
         scopes,
         expiresAt: expiresAt === undefined ? old.expiresAt : expiresAt === null ? null : new Date(expiresAt),
         ...maker,
       });
-      await markRevoked(tx, id);
+      await this.revoked(tx, actorOf(principal), await markRevoked(tx, id));
       return { ...created, replaces: id };
     });
   }
 
-  /** Revokes a key (at once, in every process); revoking a revoked key changes nothing. */
+  /** Revokes a key (at once, in every process) and raises api_key.revoked; revoking a revoked key changes nothing. */
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
     requireWellFormedId('apiKey', 'API key', id);
     // Every process drops the key (and the tokens issued to it) on commit.
     return changeCredentials(this.db, id, async (tx) => {
       const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
-      return toPublic(ApiKey, row.revokedAt ? row : await markRevoked(tx, id));
+      if (row.revokedAt) return toPublic(ApiKey, row);
+      return this.revoked(tx, actorOf(principal), await markRevoked(tx, id));
     });
   }
 
@@ -151,12 +152,20 @@ export class ApiKeyService {
     );
   }
 
+  /** Raises api_key.revoked for a key just revoked; answers its public object. */
+  private async revoked(tx: Transaction, actor: Actor, row: ApiKeyRow): Promise<ApiKey> {
+    const object = toPublic(ApiKey, row);
+    await emitEvent(tx, { organizationId: row.organizationId, type: 'api_key.revoked', object, actor });
+    return object;
+  }
+
   private async insert(
     tx: Transaction,
-    organizationId: string,
+    principal: Principal,
     secret: { value: string; hash: string },
     data: NewKeyData,
   ): Promise<NewApiKey> {
+    const { organizationId } = principal;
     const generated: GeneratedKey = generateKey();
     const row = await tx.apiKey.create({
       data: {
@@ -173,7 +182,7 @@ export class ApiKeyService {
       },
     });
     const object = toPublic(ApiKey, row);
-    await emitEvent(tx, { organizationId, type: 'api_key.created', object });
+    await emitEvent(tx, { organizationId, type: 'api_key.created', object, actor: actorOf(principal) });
     return {
       id: object.id,
       name: object.name,

@@ -1,21 +1,8 @@
-import { z } from 'zod';
 import { pageOf, PAGINATION_SELECTION, route } from '../../kit/routes.js';
+import { eventSchema } from './payloads.js';
 import { eventFilterSchema } from './service.js';
 
-const EVENT_FIELDS = 'id type created data';
-
-// The envelope's data is free-form JSON in GraphQL; its outline is documented here.
-const eventSchema = z
-  .object({
-    id: z.string().describe('Unique per event; deduplicate on it'),
-    type: z.string(),
-    created: z.int().describe('Unix time in seconds'),
-    data: z.object({
-      object: z.record(z.string(), z.unknown()),
-      previousAttributes: z.record(z.string(), z.unknown()).optional(),
-    }),
-  })
-  .meta({ id: 'Event' });
+const EVENT_FIELDS = 'id type created data actor { type id }';
 
 export const eventRoutes = [
   route({
@@ -29,7 +16,10 @@ export const eventRoutes = [
     query: eventFilterSchema,
     variables: ({ query }) => query,
     status: 200,
-    response: pageOf(eventSchema, 'EventPage'),
+    // Read when the routes are served: the typed payloads need every declaration loaded.
+    get response() {
+      return pageOf(eventSchema(), 'EventPage');
+    },
   }),
   route({
     method: 'get',
@@ -39,6 +29,8 @@ export const eventRoutes = [
     operation: `query ($id: ID!) { event(id: $id) { ${EVENT_FIELDS} } }`,
     variables: ({ params }) => ({ id: params.id }),
     status: 200,
-    response: eventSchema,
+    get response() {
+      return eventSchema();
+    },
   }),
 ];

@@ -3,10 +3,11 @@
 // stream for the download. The file lives in PostgreSQL, so any API process on
 // any machine serves it (docs/decisions.md, Exports).
 import { z } from 'zod';
-import type { Principal } from '../../../auth/principal.js';
+import { actorOf, type Principal } from '../../../auth/principal.js';
 import { parseConfig, type ExportLimits } from '../../../config.js';
 import { DomainError, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
+import { EVENT_INSERT_COLUMNS } from '../../../jobs/events.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { sqlSelectOf } from '../../kit/fields.js';
@@ -57,7 +58,7 @@ export class ExportService {
     return rows[0];
   }
 
-  /** Checks the resource and its filters against what is declared now, then queues the export. */
+  /** Checks the resource and its filters against what is declared now, then queues the export (export.created). */
   async create(principal: Principal, input: unknown): Promise<Export> {
     const request = parseInput(createExportSchema, input);
     const sources = exportSources();
@@ -72,6 +73,7 @@ export class ExportService {
     // Parsed under `filters` so that a problem names `filters.<name>`.
     const { filters } = parseInput(z.object({ filters: source.filters }), { filters: request.filters ?? {} });
     const maxPending = this.maxPending;
+    const actor = actorOf(principal);
     // The count and the insert under the organization's lock: two requests at once cannot both take the last place.
     return inTransaction(this.db.pool, async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtextextended('export:' || $1, 0))`, [
@@ -93,9 +95,23 @@ export class ExportService {
         `with created as (
            insert into "Export" (id, "organizationId", resource, format, filters, "updatedAt")
            values ($1, $2, $3, $4, $5::jsonb, now()) returning *),
-         queued as (select ${addExportJobSql('created.id')} from created)
+         queued as (select ${addExportJobSql('created.id')} from created),
+         event as (
+           insert into "Event" (${EVENT_INSERT_COLUMNS})
+           select $6, "Export"."organizationId", 'export.created',
+                  jsonb_build_object('object', (select to_jsonb(shown) from (select ${SELECT}) shown)), $7, $8::text
+           from created as "Export")
          select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`,
-        [newId('export'), principal.organizationId, source.name, request.format, JSON.stringify(filters)],
+        [
+          newId('export'),
+          principal.organizationId,
+          source.name,
+          request.format,
+          JSON.stringify(filters),
+          newId('event'),
+          actor.type,
+          actor.id,
+        ],
       );
       return rows[0]!;
     });

@@ -32,8 +32,9 @@ const EVENT_FILTERS = filtersOf(eventFilterSchema);
 const eventsSource: ExportSource = {
   name: 'events',
   table: 'Event',
-  columns: ['id', 'type', 'created', 'data'],
-  select: `"Event".id, "Event".type, floor(extract(epoch from "Event"."createdAt"))::int as created, "Event".data`,
+  columns: ['id', 'type', 'created', 'data', 'actor'],
+  select: `"Event".id, "Event".type, floor(extract(epoch from "Event"."createdAt"))::int as created, "Event".data,
+    jsonb_build_object('type', "Event"."actorType", 'id', "Event"."actorId") as actor`,
   filters: EVENT_FILTERS,
   // Exports need admin, which reads every event type.
   where(organizationId, { type, since }) {

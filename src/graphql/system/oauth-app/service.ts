@@ -5,20 +5,21 @@
 // endpoints find and authenticate clients here too (by client_id, across
 // organizations: the client_id names its organization).
 import { generateOAuthSecret, OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
-import type { Principal } from '../../../auth/principal.js';
+import { actorOf, type Principal } from '../../../auth/principal.js';
 import { hashIssuedSecret, randomToken, verifyIssuedSecret } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
-import { DomainError, notFound } from '../../../errors.js';
+import { DomainError } from '../../../errors.js';
 import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
+import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
-import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
+import { changedAttributes, changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
 import { narrowAppTokens } from '../oauth-grant/narrow.js';
 import { oauthAppInput, oauthAppList } from './input.js';
 import { type NewOauthApp, OauthApp, type ClientType } from './type.js';
@@ -85,21 +86,26 @@ export class OauthAppService {
     const requirePkce = data.requirePkce ?? true;
     requirePkceForPublic(clientType, requirePkce);
     const secret = clientType === 'confidential' ? newClientSecret() : undefined;
-    const row = await this.db.prisma.oAuthApp.create({
-      data: {
-        id: newId('oauthApp'),
-        organizationId: principal.organizationId,
-        name: data.name,
-        description: data.description ?? null,
-        clientId: OAUTH_PREFIX.clientId + randomToken(32),
-        clientType,
-        clientSecretHash: secret?.hash ?? null,
-        redirectUris: data.redirectUris,
-        scopes: data.scopes,
-        requirePkce,
-      },
+    const { organizationId } = principal;
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await tx.oAuthApp.create({
+        data: {
+          id: newId('oauthApp'),
+          organizationId,
+          name: data.name,
+          description: data.description ?? null,
+          clientId: OAUTH_PREFIX.clientId + randomToken(32),
+          clientType,
+          clientSecretHash: secret?.hash ?? null,
+          redirectUris: data.redirectUris,
+          scopes: data.scopes,
+          requirePkce,
+        },
+      });
+      const object = toPublic(OauthApp, row);
+      await emitEvent(tx, { organizationId, type: 'oauth_app.created', object, actor: actorOf(principal) });
+      return { ...object, clientSecret: secret?.value ?? null };
     });
-    return { ...toPublic(OauthApp, row), clientSecret: secret?.value ?? null };
   }
 
   /**
@@ -123,11 +129,20 @@ export class OauthAppService {
         scopes: data.scopes,
         requirePkce: data.requirePkce,
       });
-      if (Object.keys(changes).length === 0) return toPublic(OauthApp, row);
+      const before = toPublic(OauthApp, row);
+      if (Object.keys(changes).length === 0) return before;
       if (data.scopes && row.scopes.some((scope) => !data.scopes!.includes(scope as Scope))) {
         await narrowAppTokens(tx, id, data.scopes);
       }
-      return toPublic(OauthApp, await tx.oAuthApp.update({ where: { id }, data: changes }));
+      const object = toPublic(OauthApp, await tx.oAuthApp.update({ where: { id }, data: changes }));
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'oauth_app.updated',
+        object,
+        previousAttributes: changedAttributes(before, object),
+        actor: actorOf(principal),
+      });
+      return object;
     };
     // A scope change may end or narrow tokens: through the credential-change path, so every
     // process drops its cached copies of the app's tokens when it commits.
@@ -138,8 +153,15 @@ export class OauthAppService {
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('oauthApp', LABEL, id);
     await changeCredentials(this.db, id, async (tx) => {
-      const { count } = await tx.oAuthApp.deleteMany({ where: { id, organizationId: principal.organizationId } });
-      if (count === 0) throw notFound(LABEL);
+      const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
+      await tx.oAuthApp.delete({ where: { id } });
+      const object = toPublic(OauthApp, row);
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'oauth_app.deleted',
+        object,
+        actor: actorOf(principal),
+      });
     });
     return true;
   }
@@ -154,7 +176,15 @@ export class OauthAppService {
         throw new DomainError('CONFLICT', 'A public client has no secret to rotate');
       }
       const updated = await tx.oAuthApp.update({ where: { id }, data: { clientSecretHash: secret.hash } });
-      return { ...toPublic(OauthApp, updated), clientSecret: secret.value };
+      const object = toPublic(OauthApp, updated);
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'oauth_app.secret_rotated',
+        object,
+        previousAttributes: changedAttributes(toPublic(OauthApp, row), object),
+        actor: actorOf(principal),
+      });
+      return { ...object, clientSecret: secret.value };
     });
   }
 

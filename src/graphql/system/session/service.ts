@@ -95,6 +95,7 @@ export class SessionService {
         organizationId: user.organizationId,
         type: 'user.logged_in',
         object: toPublic(User, row),
+        actor: { type: 'user', id: user.id },
       });
     });
     return { token: token.value, expiresAt, user };

@@ -6,7 +6,7 @@
 // keys the user made are used within its current rights, so every process
 // re-reads them; a new password or other rights also sign the user out and end
 // what apps hold for it, and a delete revokes the user's keys.
-import type { Principal } from '../../../auth/principal.js';
+import { actorOf, type Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { hashPassword } from '../../../auth/passwords.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
@@ -14,13 +14,21 @@ import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
+import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
-import { changedColumns, findOwned, lockOwned, requireWellFormedId, uniqueConflict } from '../../kit/records.js';
+import {
+  changedAttributes,
+  changedColumns,
+  findOwned,
+  lockOwned,
+  requireWellFormedId,
+  uniqueConflict,
+} from '../../kit/records.js';
 import { revokeKeysCreatedBy } from '../api-key/service.js';
 import { revokeUserGrants } from '../oauth-grant/service.js';
 import { endUserSessions } from '../session/service.js';
@@ -53,19 +61,24 @@ export class UserService {
     const scopes = scopesFor(data.role, data.scopes);
     requireGrantable(principal, scopes);
     const passwordHash = await hashPassword(data.password, this.db.config?.passwordScryptN);
+    const { organizationId } = principal;
     try {
-      const row = await this.db.prisma.user.create({
-        data: {
-          id: newId('user'),
-          organizationId: principal.organizationId,
-          email: data.email,
-          name: data.name ?? null,
-          role: data.role,
-          scopes,
-          passwordHash,
-        },
+      return await this.db.prisma.$transaction(async (tx) => {
+        const row = await tx.user.create({
+          data: {
+            id: newId('user'),
+            organizationId,
+            email: data.email,
+            name: data.name ?? null,
+            role: data.role,
+            scopes,
+            passwordHash,
+          },
+        });
+        const object = toPublic(User, row);
+        await emitEvent(tx, { organizationId, type: 'user.created', object, actor: actorOf(principal) });
+        return object;
       });
-      return toPublic(User, row);
     } catch (error) {
       throw uniqueConflict(error, CONFLICTS) ?? error;
     }
@@ -97,7 +110,16 @@ export class UserService {
         if (Object.keys(data).length === 0) return toPublic(User, before);
         const after = await tx.user.update({ where: { id }, data: data as Prisma.UserUpdateInput });
         if (after.passwordHash !== before.passwordHash || !sameRights(before, after)) await endSignIns(tx, id);
-        return toPublic(User, after);
+        const object = toPublic(User, after);
+        const previous = changedAttributes(toPublic(User, before), object);
+        await emitEvent(tx, {
+          organizationId,
+          type: 'user.updated',
+          object,
+          previousAttributes: previous,
+          actor: actorOf(principal),
+        });
+        return object;
       });
     } catch (error) {
       throw uniqueConflict(error, CONFLICTS) ?? error;
@@ -120,6 +142,8 @@ export class UserService {
       if (before.role === 'admin') await requireAnotherAdmin(tx, organizationId, 'delete');
       await revokeKeysCreatedBy(tx, id);
       await tx.user.delete({ where: { id } });
+      const object = toPublic(User, before);
+      await emitEvent(tx, { organizationId, type: 'user.deleted', object, actor: actorOf(principal) });
       return true;
     });
   }

@@ -4,7 +4,7 @@
 // (src/jobs/deliver-webhook.ts): the fan-out trigger on "Event" queues them, and
 // this service queues the ones asked for (a test event, a retry, a redelivery) in
 // the same way, inside a transaction with graphile_worker.add_job.
-import type { Principal } from '../../../auth/principal.js';
+import { actorOf, type Principal } from '../../../auth/principal.js';
 import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig, type Config } from '../../../config.js';
 import { DomainError, notFound, invalidField } from '../../../errors.js';
@@ -23,7 +23,7 @@ import {
   readableEventTypes,
   type EventType,
 } from '../../../jobs/event-types.js';
-import { eventEnvelope } from '../../../jobs/events.js';
+import { emitEvent, eventEnvelope } from '../../../jobs/events.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
@@ -33,7 +33,7 @@ import { orderOf, whereOf } from '../../kit/list.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { pageWindow, paginationOf, type Page, type PageRequest } from '../../kit/page.js';
 import { sqlSelectOf } from '../../kit/fields.js';
-import { changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
+import { changedAttributes, changedColumns, findOwned, lockOwned, requireWellFormedId } from '../../kit/records.js';
 import type { Event } from '../event/type.js';
 import { deliveryList, deliveryStatsSchema, redeliverSchema, webhookInput, webhookList } from './input.js';
 import {
@@ -91,19 +91,25 @@ export class WebhookService {
     const secret = generateWebhookSecret();
     const disabled = data.status === 'disabled';
     const id = newId('webhook');
-    const row = await this.db.prisma.webhook.create({
-      data: {
-        id,
-        organizationId: principal.organizationId,
-        url: data.url,
-        events: data.events,
-        description: data.description ?? null,
-        secretEncrypted: (await this.secrets()).seal(id, secret),
-        status: disabled ? 'disabled' : 'enabled',
-        ...(disabled && { disabledReason: 'Disabled through the API', disabledAt: new Date() }),
-      },
+    const { organizationId } = principal;
+    const sealed = (await this.secrets()).seal(id, secret);
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await tx.webhook.create({
+        data: {
+          id,
+          organizationId,
+          url: data.url,
+          events: data.events,
+          description: data.description ?? null,
+          secretEncrypted: sealed,
+          status: disabled ? 'disabled' : 'enabled',
+          ...(disabled && { disabledReason: 'Disabled through the API', disabledAt: new Date() }),
+        },
+      });
+      const object = toPublic(Webhook, row);
+      await emitEvent(tx, { organizationId, type: 'webhook.created', object, actor: actorOf(principal) });
+      return { ...toPublic(NewWebhook, { ...row, secret }), secret };
     });
-    return { ...toPublic(NewWebhook, { ...row, secret }), secret };
   }
 
   /** Partial; `status: enabled` re-enables a disabled webhook (clearing why), `disabled` stops it. */
@@ -130,19 +136,35 @@ export class WebhookService {
           disabledAt: new Date(),
         });
       }
-      if (Object.keys(changes).length === 0) return toPublic(Webhook, row);
-      return toPublic(Webhook, await tx.webhook.update({ where: { id }, data: changes }));
+      const before = toPublic(Webhook, row);
+      if (Object.keys(changes).length === 0) return before;
+      const object = toPublic(Webhook, await tx.webhook.update({ where: { id }, data: changes }));
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'webhook.updated',
+        object,
+        previousAttributes: changedAttributes(before, object),
+        actor: actorOf(principal),
+      });
+      return object;
     });
   }
 
   /** Deletes it with its deliveries log; queued deliveries to it are dropped by the worker. */
   async delete(principal: Principal, id: string): Promise<boolean> {
     requireWellFormedId('webhook', LABEL, id);
-    const { count } = await this.db.prisma.webhook.deleteMany({
-      where: { id, organizationId: principal.organizationId },
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
+      await tx.webhook.delete({ where: { id } });
+      const object = toPublic(Webhook, row);
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'webhook.deleted',
+        object,
+        actor: actorOf(principal),
+      });
+      return true;
     });
-    if (count === 0) throw notFound(LABEL);
-    return true;
   }
 
   /**
@@ -167,6 +189,14 @@ export class WebhookService {
           previousSecretExpiresAt: graceMs > 0 ? new Date(Date.now() + graceMs) : null,
         },
       });
+      const object = toPublic(Webhook, row);
+      await emitEvent(tx, {
+        organizationId: row.organizationId,
+        type: 'webhook.secret_rotated',
+        object,
+        previousAttributes: changedAttributes(toPublic(Webhook, current), object),
+        actor: actorOf(principal),
+      });
       return { ...toPublic(NewWebhook, { ...row, secret }), secret };
     });
   }
@@ -179,11 +209,12 @@ export class WebhookService {
   async sendTest(principal: Principal, id: string): Promise<WebhookDispatch> {
     const webhook = await this.get(principal, id);
     const eventId = newId('event');
+    const actor = actorOf(principal);
     await this.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`
-        insert into "Event" (id, "organizationId", type, data, "createdAt")
+        insert into "Event" (id, "organizationId", type, data, "actorType", "actorId", "createdAt")
         values (${eventId}, ${principal.organizationId}, ${TEST_EVENT_TYPE},
-                ${JSON.stringify({ object: webhook })}::jsonb, ${new Date()})`;
+                ${JSON.stringify({ object: webhook })}::jsonb, ${actor.type}, ${actor.id}, ${new Date()})`;
       await tx.$executeRawUnsafe(ADD_DELIVERY_JOB_SQL, job({ eventId, webhookId: id, trigger: 'test' }), new Date());
     });
     return { webhookId: id, eventIds: [eventId], count: 1 };

@@ -1,0 +1,100 @@
+// The typed event payloads of the OpenAPI document: `Event` is a oneOf over the
+// event types, `type` its discriminator, each variant with its `data.object`
+// schema (the subject's response schema) and `actor`. Subjects come from the
+// declarations (raisedEvents) and, for the system resources, from the list
+// below. Built on first use, once every area has declared its resources.
+import { z } from 'zod';
+import { ACTOR_TYPES } from '../../../auth/principal.js';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import { declaredResources } from '../../kit/declared.js';
+import { responseSchemaOf, type PublicType } from '../../kit/fields.js';
+import { raisedEvents } from '../../kit/resource.js';
+import { ApiKey } from '../api-key/type.js';
+import { Export } from '../export/type.js';
+import { OauthApp } from '../oauth-app/type.js';
+import { User } from '../user/type.js';
+import { Webhook } from '../webhook/type.js';
+
+/** The subject of each system event (raised by hand-written services, not declarations). */
+const SYSTEM_SUBJECTS: Partial<Record<EventType, PublicType>> = {
+  'user.logged_in': User,
+  'user.created': User,
+  'user.updated': User,
+  'user.deleted': User,
+  'api_key.created': ApiKey,
+  'api_key.revoked': ApiKey,
+  'webhook.created': Webhook,
+  'webhook.updated': Webhook,
+  'webhook.secret_rotated': Webhook,
+  'webhook.deleted': Webhook,
+  'oauth_app.created': OauthApp,
+  'oauth_app.updated': OauthApp,
+  'oauth_app.secret_rotated': OauthApp,
+  'oauth_app.deleted': OauthApp,
+  'export.created': Export,
+  'export.completed': Export,
+};
+
+/** The public type of each event type's `data.object`. */
+export function eventSubjects(): Map<EventType, PublicType> {
+  const subjects = new Map(Object.entries(SYSTEM_SUBJECTS) as [EventType, PublicType][]);
+  for (const resource of declaredResources().values()) {
+    for (const type of raisedEvents(resource)) subjects.set(type, resource.type);
+  }
+  return subjects;
+}
+
+export const actorSchema = z
+  .object({
+    type: z.enum(ACTOR_TYPES),
+    id: z.string().nullable().describe("The user's, API key's or OAuth app's id; null for system"),
+  })
+  .meta({ id: 'EventActor', description: 'Who made the change.' });
+
+/** `contact.created` -> `ContactCreatedEvent`. */
+const componentOf = (type: string) =>
+  `${type.replace(/(^|[._])([a-z])/g, (_match, _separator, letter: string) => letter.toUpperCase())}Event`;
+
+function payloadOf(type: EventType, subject: PublicType): z.ZodObject {
+  const object = responseSchemaOf(subject) as z.ZodObject;
+  return z
+    .object({
+      id: z.string().describe('Unique per event; deduplicate on it'),
+      type: z.literal(type),
+      created: z.int().describe('Unix time in seconds'),
+      data: z.object({
+        object: object,
+        previousAttributes: object
+          .partial()
+          .optional()
+          .describe('On a change: the previous values of what changed, and updatedAt'),
+      }),
+      actor: actorSchema,
+    })
+    .meta({ id: componentOf(type), description: EVENT_DESCRIPTIONS[type] });
+}
+
+let built: z.ZodType | undefined;
+
+/** The `Event` component: one variant per event type of the catalogue. */
+export function eventSchema(): z.ZodType {
+  if (built) return built;
+  const subjects = eventSubjects();
+  const variants = (Object.keys(EVENT_TYPES) as EventType[]).map((type) => {
+    const subject = subjects.get(type);
+    if (!subject) throw new Error(`no declaration or system service names the subject of ${type}`);
+    return payloadOf(type, subject);
+  });
+  const mapping = Object.fromEntries(
+    variants.map((variant) => {
+      const type = (variant.shape.type as z.ZodLiteral<string>).value;
+      return [type, `#/components/schemas/${componentOf(type)}`];
+    }),
+  );
+  built = z.discriminatedUnion('type', variants as unknown as [z.ZodObject, ...z.ZodObject[]]).meta({
+    id: 'Event',
+    description: 'Something that happened, as GET /events shows it and webhooks deliver it; `type` says which.',
+    discriminator: { propertyName: 'type', mapping },
+  });
+  return built;
+}

@@ -224,3 +224,269 @@ describe('the filters users expect', () => {
     expect(names('/events')).toEqual(expect.arrayContaining(['page', 'limit', 'type', 'since', 'objectId']));
   });
 });
+
+const put = (path: string, body: unknown, key = admin) => server.rest('PUT', `/v1${path}`, { key, body });
+const get = async (path: string, key = admin) => {
+  const res = await server.rest('GET', `/v1${path}`, { key });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+
+async function invoice() {
+  const { id: contactId } = await contact();
+  return created('/finance/invoices', {
+    contactId,
+    currency: 'EUR',
+    lines: [{ description: 'Work', quantity: 2, unitAmount: 50 }],
+  });
+}
+
+describe('fields that cannot change: a record read and sent back passes, another value is a 400 naming the field', () => {
+  it('a payroll run: the period is fixed when it is created', async () => {
+    const run = await created('/hr/payroll-runs', { periodStart: '2026-05-01', periodEnd: '2026-05-31' });
+    const res = await put(`/hr/payroll-runs/${run.id}`, { periodEnd: '2026-05-15' });
+    expectError(res, 400, 'VALIDATION_ERROR', 'periodEnd');
+    expect(res.body.error.message).toContain('fixed when the record is created');
+    expect(await get(`/hr/payroll-runs/${run.id}`)).toEqual(run);
+    const same = await put(`/hr/payroll-runs/${run.id}`, { periodEnd: run.periodEnd, payDate: '2026-06-01' });
+    expect(same.status, same.text).toBe(200);
+    expect(same.body.payDate).toBe('2026-06-01');
+  });
+
+  it("a leave request's employeeId", async () => {
+    const [person, another] = [await employee(), await employee()];
+    const request = await created('/hr/leave-requests', {
+      employeeId: person.id,
+      type: 'vacation',
+      from: '2026-07-01',
+      to: '2026-07-03',
+    });
+    const res = await put(`/hr/leave-requests/${request.id}`, { employeeId: another.id });
+    expectError(res, 400, 'VALIDATION_ERROR', 'employeeId');
+    expect(await get(`/hr/leave-requests/${request.id}`)).toEqual(request);
+    const same = await put(`/hr/leave-requests/${request.id}`, { employeeId: person.id, reason: 'Summer' });
+    expect(same.status, same.text).toBe(200);
+    expect(same.body.reason).toBe('Summer');
+  });
+
+  it('id, createdAt, a stale updatedAt and computed fields, each named', async () => {
+    const draft = await invoice();
+    const path = `/finance/invoices/${draft.id}`;
+    const cases: [string, unknown][] = [
+      ['id', 'inv_00000000000000000000000000'],
+      ['createdAt', '2000-01-01T00:00:00.000Z'],
+      ['updatedAt', '2000-01-01T00:00:00.000Z'],
+      ['total', 5],
+      ['amountDue', null],
+      ['status', 'open'],
+    ];
+    for (const [field, value] of cases) {
+      const res = await put(path, { ...draft, notes: 'changed', [field]: value });
+      expectError(res, 400, 'VALIDATION_ERROR', field);
+    }
+    expect(await get(path)).toEqual(draft);
+  });
+
+  it('a record sent back as read passes, timestamps written otherwise and objects with keys reordered too', async () => {
+    const key = await (await server.org()).key(['admin']);
+    const salaried = { firstName: 'Paid', lastName: 'Person', email: `paid-${unique()}@example.test` };
+    await created('/hr/employees', { ...salaried, salary: 1_200_000, currency: 'EUR' }, key);
+    const run = await created('/hr/payroll-runs', { periodStart: '2026-08-01', periodEnd: '2026-08-31' }, key);
+    expect(run.items).toHaveLength(1);
+    const reordered = {
+      ...Object.fromEntries(Object.entries(run).reverse()),
+      createdAt: run.createdAt.replace('Z', '+00:00'),
+      items: run.items.map((item: object) => Object.fromEntries(Object.entries(item).reverse())),
+    };
+    const res = await put(`/hr/payroll-runs/${run.id}`, reordered, key);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual(run);
+  });
+
+  it.each([
+    ['/crm/contacts', () => contact()],
+    ['/crm/deals', () => created('/crm/deals', { title: 'Round trip', currency: 'USD', stage: 'qualified' })],
+    ['/hr/employees', () => employee()],
+    ['/finance/invoices', () => invoice()],
+    [
+      '/hr/attendance',
+      async () => created('/hr/attendance', { employeeId: (await employee()).id, clockIn: '2026-03-02T08:00:00Z' }),
+    ],
+    [
+      '/finance/expenses',
+      async () =>
+        created('/finance/expenses', {
+          employeeId: (await employee()).id,
+          amount: 100,
+          currency: 'EUR',
+          category: 'meals',
+          incurredOn: '2026-03-14',
+        }),
+    ],
+  ])('%s: a record read and sent back is accepted as it was', async (path, make) => {
+    const record = await make();
+    const res = await put(`${path}/${record.id}`, await get(`${path}/${record.id}`));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual(record);
+  });
+
+  it("a create takes no read-only field, but a new record's own values", async () => {
+    const refused = await server.rest('POST', '/v1/crm/contacts', {
+      key: admin,
+      body: { email: `exact-${unique()}@example.test`, id: 'con_00000000000000000000000000' },
+    });
+    expectError(refused, 400, 'VALIDATION_ERROR', 'id');
+    expect(refused.body.error.message).toContain('a create does not take it');
+    const person = await employee();
+    const clockedOut = await server.rest('POST', '/v1/hr/attendance', {
+      key: admin,
+      body: { employeeId: person.id, clockOut: '2026-03-02T08:30:00Z' },
+    });
+    expectError(clockedOut, 400, 'VALIDATION_ERROR', 'clockOut');
+    const { id: contactId } = await contact();
+    const body = { contactId, currency: 'EUR', lines: [{ description: 'x', quantity: 1, unitAmount: 1 }] };
+    const open = await server.rest('POST', '/v1/finance/invoices', { key: admin, body: { ...body, status: 'open' } });
+    expectError(open, 400, 'VALIDATION_ERROR', 'status');
+    expect(open.body.error.message).toContain('/open');
+    await created('/finance/invoices', { ...body, status: 'draft', amountPaid: null });
+  });
+
+  it("an invoice line's amount: the computed one passes, another is refused (REST and GraphQL)", async () => {
+    const draft = await invoice();
+    const lines = [{ description: 'Work', quantity: 2, unitAmount: 50, amount: 99 }];
+    expectError(await put(`/finance/invoices/${draft.id}`, { lines }), 400, 'VALIDATION_ERROR', 'lines.0.amount');
+    const sent = await put(`/finance/invoices/${draft.id}`, { lines: [{ ...lines[0], amount: 100 }] });
+    expect(sent.status, sent.text).toBe(200);
+    const gql = await server.gql(
+      'mutation ($id: ID!, $input: UpdateInvoiceInput!) { updateInvoice(id: $id, input: $input) { total } }',
+      { id: draft.id, input: { lines } },
+      { key: admin },
+    );
+    expect(gql.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'lines.0.amount' });
+  });
+
+  it("system resources' PUT: users, webhooks and OAuth apps", async () => {
+    const user = await created('/users', {
+      email: `exact-${unique()}@example.test`,
+      name: 'Member',
+      role: 'member',
+      scopes: ['crm:read'],
+      password: 'a long enough password',
+    });
+    expectError(
+      await put(`/users/${user.id}`, { createdAt: '2000-01-01T00:00:00Z' }),
+      400,
+      'VALIDATION_ERROR',
+      'createdAt',
+    );
+    const userBack = await put(`/users/${user.id}`, { ...(await get(`/users/${user.id}`)), name: 'Renamed' });
+    expect(userBack.status, userBack.text).toBe(200);
+
+    const { secret: _secret, ...hook } = await created('/webhooks', {
+      url: 'http://127.0.0.1:9/x',
+      events: ['contact.created'],
+    });
+    expectError(
+      await put(`/webhooks/${hook.id}`, { consecutiveFailures: 7 }),
+      400,
+      'VALIDATION_ERROR',
+      'consecutiveFailures',
+    );
+    const hookBack = await put(`/webhooks/${hook.id}`, { ...(await get(`/webhooks/${hook.id}`)), description: 'Mine' });
+    expect(hookBack.status, hookBack.text).toBe(200);
+
+    const app = await created('/oauth-apps', {
+      name: 'Exact',
+      redirectUris: ['https://exact.example.test/cb'],
+      scopes: ['crm:read'],
+    });
+    const { clientSecret: _clientSecret, ...appRecord } = app;
+    expectError(await put(`/oauth-apps/${app.id}`, { clientId: 'bpc_other' }), 400, 'VALIDATION_ERROR', 'clientId');
+    const appBack = await put(`/oauth-apps/${app.id}`, { ...(await get(`/oauth-apps/${app.id}`)), name: 'Renamed' });
+    expect(appBack.status, appBack.text).toBe(200);
+    expect(appBack.body).toMatchObject({ ...appRecord, name: 'Renamed', updatedAt: expect.any(String) });
+  });
+
+  it('GraphQL inputs are typed: a field the input does not have is refused by GraphQL itself', async () => {
+    const res = await server.gql(
+      'mutation { updatePayrollRun(id: "prun_00000000000000000000000000", input: { periodEnd: "2026-01-01" }) { id } }',
+      {},
+      { key: admin },
+    );
+    expect(res.errors?.[0]?.message).toMatch(/periodEnd/);
+  });
+});
+
+describe("an action's body is that action's input only", () => {
+  it('POST /finance/invoices/:id/open {"total": 5} is a 400 naming total; {} and no body pass', async () => {
+    const [first, second] = [await invoice(), await invoice()];
+    const res = await server.rest('POST', `/v1/finance/invoices/${first.id}/open`, { key: admin, body: { total: 5 } });
+    expectError(res, 400, 'VALIDATION_ERROR', 'total');
+    expect((await get(`/finance/invoices/${first.id}`)).status).toBe('draft');
+    // The record's own values are no exception: an action takes no record.
+    const sentBack = await server.rest('POST', `/v1/finance/invoices/${first.id}/open`, { key: admin, body: first });
+    expectError(sentBack, 400, 'VALIDATION_ERROR');
+    const empty = await server.rest('POST', `/v1/finance/invoices/${first.id}/open`, { key: admin, body: {} });
+    expect(empty.status, empty.text).toBe(200);
+    const none = await server.rest('POST', `/v1/finance/invoices/${second.id}/open`, { key: admin });
+    expect(none.status, none.text).toBe(200);
+  });
+
+  it('an action with an input takes its fields alone', async () => {
+    const person = await employee();
+    const path = `/v1/hr/employees/${person.id}/terminate`;
+    const res = await server.rest('POST', path, { key: admin, body: { endDate: '2026-12-31', status: 'terminated' } });
+    expectError(res, 400, 'VALIDATION_ERROR', 'status');
+    const ok = await server.rest('POST', path, { key: admin, body: { endDate: '2026-12-31' } });
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('a system action too: rotating an API key takes expiresAt alone', async () => {
+    const keys = await list('/api-keys');
+    const res = await server.rest('POST', `/v1/api-keys/${keys[0]!.id}/rotate`, { key: admin, body: { name: 'x' } });
+    expectError(res, 400, 'VALIDATION_ERROR', 'name');
+  });
+});
+
+describe('closed records', () => {
+  it.each(['won', 'lost'])('a %s deal is not edited: 409 naming its stage, field stage', async (stage) => {
+    const deal = await created('/crm/deals', { title: 'Closing', currency: 'USD', amount: 1000 });
+    const closed = await put(`/crm/deals/${deal.id}`, { stage });
+    expect(closed.status, closed.text).toBe(200);
+    for (const body of [{ amount: 1 }, { title: 'Rewritten' }, { stage: 'lead' }]) {
+      const res = await put(`/crm/deals/${deal.id}`, body);
+      expectError(res, 409, 'CONFLICT', 'stage');
+      expect(res.body.error.message).toContain(`Deal is ${stage}`);
+    }
+    expect(await get(`/crm/deals/${deal.id}`)).toEqual(closed.body);
+    const gql = await server.gql(
+      'mutation ($id: ID!) { updateDeal(id: $id, input: { amount: 2 }) { id } }',
+      { id: deal.id },
+      { key: admin },
+    );
+    expect(gql.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', field: 'stage' });
+  });
+
+  it('an open deal is still edited, and closing it in the same PUT is allowed', async () => {
+    const deal = await created('/crm/deals', { title: 'Open', currency: 'USD' });
+    const res = await put(`/crm/deals/${deal.id}`, { amount: 500, stage: 'won' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ amount: 500, stage: 'won', closedAt: expect.any(String) });
+  });
+
+  it('a closed attendance record and a terminated employee are still corrected', async () => {
+    const person = await employee();
+    const record = await created('/hr/attendance', { employeeId: person.id, clockIn: '2026-04-01T08:00:00Z' });
+    const out = await server.rest('POST', `/v1/hr/attendance/${record.id}/clock-out`, {
+      key: admin,
+      body: { clockOut: '2026-04-01T12:00:00Z' },
+    });
+    expect(out.status, out.text).toBe(200);
+    const fixed = await put(`/hr/attendance/${record.id}`, { clockOut: '2026-04-01T13:00:00Z' });
+    expect(fixed.status, fixed.text).toBe(200);
+    const gone = await server.rest('POST', `/v1/hr/employees/${person.id}/terminate`, { key: admin, body: {} });
+    expect(gone.status, gone.text).toBe(200);
+    const renamed = await put(`/hr/employees/${person.id}`, { jobTitle: 'Former engineer' });
+    expect(renamed.status, renamed.text).toBe(200);
+  });
+});

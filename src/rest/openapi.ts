@@ -84,7 +84,8 @@ function errorResponses(row: RestRoute) {
   return responses;
 }
 
-const READ_ONLY_NOTE = 'Read-only: accepted in a request body and ignored (the record keeps its value).';
+const READ_ONLY_NOTE =
+  "Read-only: in a request body only the record's own value is accepted (a record read can be sent back); another is refused (400).";
 
 type Components = Record<string, JsonSchema>;
 

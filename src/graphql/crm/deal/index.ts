@@ -25,6 +25,8 @@ export const deals = defineResource({
     states: DEAL_STAGES,
     initial: 'lead',
     startsIn: OPEN_STAGES,
+    // A won or lost deal is a record of what happened: no amount or contact changes afterwards.
+    editableIn: OPEN_STAGES,
     final: { states: CLOSED_STAGES, name: 'closed' },
     update: { event: 'deal.stage_changed', finalEvent: 'deal.closed', stampFinal: 'closedAt' },
   },
@@ -33,7 +35,7 @@ export const deals = defineResource({
     update:
       'Partial: fields sent are changed, omitted are kept, null clears an optional field. ' +
       'A stage change emits `deal.stage_changed`; `won` or `lost` also sets `closedAt` and emits `deal.closed`. ' +
-      "A closed deal's stage cannot change (409).",
+      'A won or lost deal cannot be edited (409 naming its stage).',
     delete: 'No event.',
   },
 });

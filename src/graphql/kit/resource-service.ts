@@ -158,7 +158,6 @@ export class ResourceService<T extends { id: string }> {
         if (!before) throw notFound(this.label);
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
         refuseChangedFixed(before, fixed, resource.type);
-        requireEditable(this.label, lifecycle, state);
         const changes = this.changedFields(before, values);
         const moved = lifecycle?.update && lifecycle.field in changes;
         if (moved && lifecycle.final?.states.includes(state as string)) {
@@ -168,6 +167,7 @@ export class ResourceService<T extends { id: string }> {
             lifecycle.field,
           );
         }
+        requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
         const rules = ruleContext(client, organizationId);

@@ -490,3 +490,14 @@ describe('closed records', () => {
     expect(renamed.status, renamed.text).toBe(200);
   });
 });
+
+describe('the new filters refuse what they cannot hold', () => {
+  it('a NUL in objectId is a 400 naming it, not a database error', async () => {
+    expectError(
+      await server.rest('GET', '/v1/events?objectId=%00', { key: admin }),
+      400,
+      'VALIDATION_ERROR',
+      'objectId',
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { eventEnvelope } from '../../../jobs/events.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { parseInput } from '../../../validation.js';
 import { namedStatement } from '../../kit/statements.js';
+import { text } from '../../kit/values.js';
 import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber, type Page } from '../../kit/page.js';
 import type { Event } from './type.js';
 
@@ -24,10 +25,7 @@ export const eventFilterSchema = z.strictObject({
     })
     .optional()
     .meta({ description: 'Only events of this type.' }),
-  objectId: z
-    .string('must be a record id')
-    .min(1, 'must not be empty')
-    .max(100, 'must be at most 100 characters')
+  objectId: text(100)
     .optional()
     .meta({ description: "Only events about this record (`data.object.id`): the record's history, oldest first." }),
   since: wholeNumber('must be a Unix time in seconds')

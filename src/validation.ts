@@ -5,6 +5,7 @@
 //   null not allowed   'email' must be a string, not null
 //   a rule             'email': must be a valid email address    (the schema's own message)
 //   repeated in a query string   'page' must be given only once
+//   not a parameter of the list  Unknown query parameter 'overdue' (this list takes page, limit, ...)
 // zod 4 leaves the offending value off its issues unless asked (`reportInput`):
 // without it a wrong type and a missing field look alike.
 import type { z } from 'zod';
@@ -42,6 +43,8 @@ const isDefaultTypeMessage = (message: string) => message.startsWith('Invalid in
 interface Source {
   /** A query string: a repeated parameter arrives as an array. */
   query?: boolean;
+  /** The parameters the query's schema takes, named in the message for one it does not. */
+  parameters?(): string[];
 }
 
 function describe(issue: Issue, field: string, source: Source): { field: string; message: string } {
@@ -49,6 +52,11 @@ function describe(issue: Issue, field: string, source: Source): { field: string;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const name = field ? `${field}.${key}` : key;
+    if (source.query && !field) {
+      const parameters = source.parameters?.() ?? [];
+      const known = parameters.length ? ` (this list takes ${parameters.join(', ')})` : '';
+      return { field: name, message: `Unknown query parameter '${name}'${known}` };
+    }
     return { field: name, message: `Unknown field '${name}'` };
   }
   const hasInput = 'input' in issue && issue.input !== undefined;
@@ -86,5 +94,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 
 /** parseInput for a parsed query string, where `?page=1&page=2` gives `page: ['1', '2']`. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
-  return parse(schema, query, { query: true });
+  const parameters = () => Object.keys((schema as unknown as { shape?: object }).shape ?? {});
+  return parse(schema, query, { query: true, parameters });
 }

@@ -150,14 +150,16 @@ describe('clock-in: POST /v1/hr/attendance', () => {
     expectError(await clockIn({}), 400, 'VALIDATION_ERROR', 'employeeId');
   });
 
-  it('refuses a clockIn that is not an ISO 8601 UTC timestamp; ignores clockOut (read-only at creation)', async () => {
+  it('refuses a clockIn that is not an ISO 8601 UTC timestamp, and a clockOut (read-only at creation, issue 23)', async () => {
     const employee = await createEmployee();
     for (const value of ['2026-03-02', 'yesterday', '2026-03-02T08:30:00+02:00', 5]) {
       expectError(await clockIn({ employeeId: employee.id, clockIn: value }), 400, 'VALIDATION_ERROR', 'clockIn');
     }
     const early = await clockIn({ employeeId: employee.id, clockOut: '2026-03-02T08:30:00Z' });
-    expect(early.status, early.text).toBe(201);
-    expect(early.body).toMatchObject({ status: 'open', clockOut: null });
+    expectError(early, 400, 'VALIDATION_ERROR', 'clockOut');
+    const open = await clockIn({ employeeId: employee.id, clockOut: null });
+    expect(open.status, open.text).toBe(201);
+    expect(open.body).toMatchObject({ status: 'open', clockOut: null });
   });
 });
 
@@ -267,16 +269,17 @@ describe('corrections: PUT /v1/hr/attendance/:id', () => {
     expect(await get(record.id)).toEqual(record);
   });
 
-  it('refuses status in a PUT body (400 naming the clock-out action); employeeId is read-only', async () => {
+  it('refuses status in a PUT body (400 naming the clock-out action), and another employeeId (issue 23)', async () => {
     const record = await openRecord();
     const res = await put(record.id, { status: 'closed' });
     expectError(res, 400, 'VALIDATION_ERROR', 'status');
     expect(res.body.error.message).toContain('POST /v1/hr/attendance/:id/clock-out');
     expect(await get(record.id)).toEqual(record);
     const other = await createEmployee();
-    const moved = await put(record.id, { employeeId: other.id });
-    expect(moved.status, moved.text).toBe(200);
-    expect(moved.body.employeeId).toBe(record.employeeId);
+    expectError(await put(record.id, { employeeId: other.id }), 400, 'VALIDATION_ERROR', 'employeeId');
+    expect(await get(record.id)).toEqual(record);
+    const same = await put(record.id, { employeeId: record.employeeId });
+    expect(same.status, same.text).toBe(200);
   });
 });
 

@@ -164,15 +164,22 @@ describe('POST /v1/crm/deals', () => {
     expect(await server.prisma.deal.count()).toBe(before);
   });
 
-  it('ignores the read-only closedAt, so a deal that was read can be sent back', async () => {
-    const res = await server.rest('POST', '/v1/crm/deals', {
+  it("refuses a closedAt other than the record's (issue 23), so a deal that was read can be sent back", async () => {
+    const closed = await server.rest('POST', '/v1/crm/deals', {
       key,
       body: { title: 'Sent back', currency: 'USD', closedAt: '2026-01-01T00:00:00.000Z' },
+    });
+    expectValidationError(closed, 'closedAt');
+    const res = await server.rest('POST', '/v1/crm/deals', {
+      key,
+      body: { title: 'Sent back', currency: 'USD', closedAt: null },
     });
     expect(res.status).toBe(201);
     expect(res.body.closedAt).toBeNull();
     const { id: _id, createdAt: _c, updatedAt: _u, ...readBack } = res.body;
-    const put = await server.rest('PUT', `/v1/crm/deals/${res.body.id}`, { key, body: { ...readBack, closedAt: 'x' } });
+    const path = `/v1/crm/deals/${res.body.id}`;
+    expectValidationError(await server.rest('PUT', path, { key, body: { ...readBack, closedAt: 'x' } }), 'closedAt');
+    const put = await server.rest('PUT', path, { key, body: readBack });
     expect(put.status).toBe(200);
     expect(put.body).toEqual(res.body);
   });
@@ -396,14 +403,15 @@ describe('the stage lifecycle', () => {
     expect([events.stageChanged.length, events.closed.length]).toEqual([1, 1]);
   });
 
-  it('keeps a closed deal editable apart from its stage, without events', async () => {
+  it('refuses any edit of a closed deal (issue 23): 409 naming its stage, nothing written', async () => {
     const deal = (await put((await createDeal({ amount: 10 })).id, { stage: 'won' })).body;
-    const same = await put(deal.id, { stage: 'won' });
-    expect(same.status).toBe(200);
-    expect(same.body).toEqual(deal);
-    const edited = await put(deal.id, { stage: 'won', amount: 12, title: 'Won, corrected' });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.body).toMatchObject({ stage: 'won', amount: 12, title: 'Won, corrected', closedAt: deal.closedAt });
+    for (const body of [{ stage: 'won' }, { stage: 'won', amount: 12, title: 'Won, corrected' }, { amount: 12 }]) {
+      const refused = await put(deal.id, body);
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'CONFLICT', field: 'stage' });
+      expect(refused.body.error.message).toContain('Deal is won');
+    }
+    expect((await server.rest('GET', `/v1/crm/deals/${deal.id}`, { key })).body).toEqual(deal);
     const events = await dealEvents(deal.id);
     expect([events.stageChanged.length, events.closed.length]).toEqual([1, 1]);
   });

@@ -116,9 +116,12 @@ describe('wrong types are not called missing', () => {
     expect(res.body).toEqual({ error: { code: 'VALIDATION_ERROR', field, message } });
   });
 
-  it('ignores an unknown query parameter even when it is repeated', async () => {
-    const res = await server.rest('GET', '/v1/crm/contacts?_=1&_=2', { key });
-    expect(res.status).toBe(200);
+  it('refuses an unknown query parameter, repeated or not, naming it (issue 23: never ignored)', async () => {
+    for (const query of ['_=1&_=2', '_=1']) {
+      const res = await server.rest('GET', `/v1/crm/contacts?${query}`, { key });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: '_' });
+    }
   });
 });
 

@@ -98,13 +98,20 @@ describe('POST /v1/finance/invoices', () => {
     expect(events[0].data.object).toEqual(invoice);
   });
 
-  it('ignores the computed fields in a body, and a line amount sent back', async () => {
+  it('refuses the computed fields in a body and a wrong line amount (issue 23); takes a line amount sent back', async () => {
+    const base = { contactId, currency: 'EUR', lines: LINES };
+    for (const [field, value] of [
+      ['total', 1],
+      ['subtotal', 1],
+      ['amountPaid', 5],
+      ['amountDue', 7],
+    ] as const) {
+      expectRefused(await post({ ...base, [field]: value }), 400, 'VALIDATION_ERROR', field);
+    }
+    const wrong = [{ description: 'One', quantity: 2, unitAmount: 50, amount: 1 }];
+    expectRefused(await post({ ...base, lines: wrong }), 400, 'VALIDATION_ERROR', 'lines.0.amount');
     const invoice = await createInvoice({
-      total: 1,
-      subtotal: 1,
-      amountPaid: 5,
-      amountDue: 7,
-      lines: [{ description: 'One', quantity: 2, unitAmount: 50, amount: 1 }],
+      lines: [{ description: 'One', quantity: 2, unitAmount: 50, amount: 100 }],
     });
     expect(invoice).toMatchObject({ subtotal: 100, total: 100, amountPaid: 0, amountDue: 100 });
     expect(invoice.lines).toEqual([{ description: 'One', quantity: 2, unitAmount: 50, amount: 100 }]);

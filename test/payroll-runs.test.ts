@@ -281,8 +281,9 @@ describe('PUT /v1/hr/payroll-runs/:id', () => {
     const status = await put({ status: 'processed' });
     expectValidationError(status, 'status', 'POST /v1/hr/payroll-runs/:id/process');
     expectValidationError(await put({ processedAt: '2026-05-31T00:00:00.000Z' }), 'processedAt', '/process');
-    // The period is read-only after create: ignored in a PUT body, as every read-only field.
-    const period = await put({ periodEnd: '2026-05-15' });
+    // The period is fixed at create: another value is refused (issue 23), the run's own passes.
+    expectValidationError(await put({ periodEnd: '2026-05-15' }), 'periodEnd', 'fixed when the record is created');
+    const period = await put({ periodEnd: '2026-05-31' });
     expect(period.status, period.text).toBe(200);
     expect(period.body.periodEnd).toBe('2026-05-31');
     const got = await server.rest('GET', `/v1/hr/payroll-runs/${run.id}`, { key });

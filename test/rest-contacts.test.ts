@@ -58,7 +58,7 @@ describe('POST /v1/crm/contacts', () => {
     expect(res.body.error).toMatchObject({ code: 'CONFLICT', field: 'email' });
   });
 
-  it('rejects unknown fields by name and ignores read-only ones', async () => {
+  it('rejects unknown fields by name, and read-only ones a create cannot take (issue 23: never ignored)', async () => {
     const unknown = await server.rest('POST', '/v1/crm/contacts', {
       key,
       body: { email: 'u@example.com', favouriteColour: 'red' },
@@ -70,9 +70,10 @@ describe('POST /v1/crm/contacts', () => {
       key,
       body: { email: 'ro@example.com', id: 'con_mine', createdAt: '2000-01-01T00:00:00.000Z', updatedAt: 'x' },
     });
-    expect(readOnly.status).toBe(201);
-    expect(readOnly.body.id).not.toBe('con_mine');
-    expect(readOnly.body.createdAt).not.toBe('2000-01-01T00:00:00.000Z');
+    expect(readOnly.status).toBe(400);
+    expect(readOnly.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'id' });
+    const made = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'ro@example.com', id: null } });
+    expect(made.status, made.text).toBe(201);
   });
 
   it('rejects wrongly typed fields with the field named', async () => {

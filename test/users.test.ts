@@ -426,13 +426,12 @@ describe('validation errors name the field', () => {
     expect((await server.rest('GET', `/v1/users/${user.id}`, { key: admin })).body).toEqual(user);
   });
 
-  it('ignores read-only fields in a body', async () => {
+  it('refuses read-only fields in a create body, naming them (issue 23: never ignored)', async () => {
     const res = await server.rest('POST', '/v1/users', {
       key: admin,
       body: memberBody({ id: 'usr_mine', createdAt: '2000-01-01T00:00:00.000Z' }),
     });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.id).not.toBe('usr_mine');
+    expectError(res, 400, 'VALIDATION_ERROR', 'id');
   });
 });
 

@@ -2,6 +2,7 @@
 // the request's DataLoaders (batching relation fields, one query per field).
 import type DataLoader from 'dataloader';
 import type { Principal } from '../auth/principal.js';
+import type { FixedFields } from './kit/fixed-fields.js';
 import type { Services } from './modules.js';
 
 export interface Context {
@@ -16,8 +17,8 @@ export interface Context {
    */
   restInput?: {
     value: unknown;
-    /** Fields of a PUT body that only an action changes: the service refuses any value but the record's. */
-    actionOnly?: Record<string, unknown>;
+    /** The read-only fields a PUT body gave: the service refuses any value but the record's (kit/fixed-fields.ts). */
+    fixed?: FixedFields;
   };
   /** Per request, so a batch never mixes callers or organizations; see kit/loaders.ts. */
   loaders: Map<string, DataLoader<unknown, unknown>>;

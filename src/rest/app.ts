@@ -12,6 +12,7 @@ import type { CredentialResolver } from '../auth/credentials.js';
 import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
 import { createContext } from '../graphql/context.js';
+import { refuseChangedFixed, type FixedFields } from '../graphql/kit/fixed-fields.js';
 import type { FileRoute } from '../graphql/kit/routes.js';
 import { ROUTES, type Services } from '../graphql/modules.js';
 import { authenticate, bearer, type AuthLocals } from '../http/authenticate.js';
@@ -48,27 +49,32 @@ export interface RestDependencies {
   publicUrl: string;
 }
 
-function withoutFields(body: unknown, fields: readonly string[]): unknown {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  const copy = { ...(body as Record<string, unknown>) };
+function withoutFields(body: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const copy = { ...body };
   for (const field of fields) delete copy[field];
   return copy;
 }
 
-/** The body validated, and apart the fields only an action changes (the service refuses a new value there). */
-function parseBody(row: ServedRoute, body: unknown): { body?: unknown; actionOnly?: Record<string, unknown> } {
+/**
+ * The body validated, and apart the read-only fields it gave (`fixed`): a
+ * create's are checked here against the new record, an update's by the service
+ * against the record (in its transaction). Each passes only at the record's value.
+ */
+function parseBody(row: ServedRoute, body: unknown): { body?: unknown; fixed?: FixedFields } {
   if (!row.body) return {};
   const value = body === undefined ? {} : body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object');
   }
-  const given = Object.keys(row.actionOnly ?? {}).filter((field) => field in value);
-  return {
-    body: parseInput(row.body, withoutFields(value, row.readOnly)),
-    ...(given.length && {
-      actionOnly: Object.fromEntries(given.map((field) => [field, (value as Record<string, unknown>)[field]])),
-    }),
+  const object = value as Record<string, unknown>;
+  const given = row.readOnly.filter((field) => Object.hasOwn(object, field));
+  if (!given.length) return { body: parseInput(row.body, object) };
+  const fixed = {
+    values: Object.fromEntries(given.map((field) => [field, object[field]])),
+    messages: row.fixedMessages,
   };
+  if (row.role === 'create') refuseChangedFixed(row.newRecord ?? {}, fixed);
+  return { body: parseInput(row.body, withoutFields(object, given)), ...(row.role === 'update' && { fixed }) };
 }
 
 export interface Rest {
@@ -99,11 +105,11 @@ export function createRestRouter(deps: RestDependencies): Rest {
     /** Validates the request, runs the operation and shapes the answer; throws DomainError. */
     const answer = async (req: HttpRequest, principal: Principal): Promise<Answer> => {
       const query = row.query ? parseQuery(row.query, req.query) : undefined;
-      const { body, actionOnly } = parseBody(row, req.body);
+      const { body, fixed } = parseBody(row, req.body);
       const variables = row.variables({ params: req.params as Record<string, string>, query, body });
       const context = createContext(deps.services, principal);
       // Validated here with the service's own schema: the kit's services do not validate it again.
-      if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query, actionOnly };
+      if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query, fixed };
       const data = await runOperation(operation, variables, context);
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };

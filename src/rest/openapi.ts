@@ -29,11 +29,17 @@ function queryParameters(query: z.ZodType | undefined) {
   if (!(query instanceof z.ZodObject)) return [];
   const json = toSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const shape = query.shape as Record<string, z.ZodType>;
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
+  return Object.entries(json.properties ?? {}).map(([name, { description, ...schema }]) => {
     // z.toJSONSchema leaves defaults out of input schemas; a client wants to know them.
     const field = shape[name];
     const fallback = field instanceof z.ZodDefault ? { default: field.def.defaultValue } : {};
-    return { name, in: 'query', required: json.required?.includes(name) ?? false, schema: { ...schema, ...fallback } };
+    return {
+      name,
+      in: 'query',
+      required: json.required?.includes(name) ?? false,
+      ...(description !== undefined && { description }),
+      schema: { ...schema, ...fallback },
+    };
   });
 }
 
@@ -60,7 +66,10 @@ function errorResponses(row: RestRoute) {
     '500': errorResponse('Internal error'),
     '503': errorResponse('The database is unreachable, busy or too slow right now; see Retry-After'),
   };
-  if (row.query || row.body) responses['400'] = errorResponse('Invalid request (error.field names the field)');
+  if (row.query || row.body) {
+    const unknown = row.query ? '; a query parameter the list does not take is refused too' : '';
+    responses['400'] = errorResponse(`Invalid request (error.field names the field)${unknown}`);
+  }
   if (row.scope) responses['403'] = errorResponse(`Credential lacks the ${row.scope} scope`);
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
   const conflicts = [
@@ -75,7 +84,8 @@ function errorResponses(row: RestRoute) {
   return responses;
 }
 
-const READ_ONLY_NOTE = 'Read-only: accepted in a request body and ignored (the record keeps its value).';
+const READ_ONLY_NOTE =
+  "Read-only: in a request body only the record's own value is accepted (a record read can be sent back); another is refused (400).";
 
 type Components = Record<string, JsonSchema>;
 

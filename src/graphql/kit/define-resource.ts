@@ -2,7 +2,7 @@
 // the REST rows with the lifecycle's actions, and the service named after the
 // list), ready for its area's index.
 import { declareResource } from './declared.js';
-import { actionOnlyFields, actionPath } from './lifecycle.js';
+import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
 import { resourceResolver } from './resource-resolver.js';
@@ -14,7 +14,8 @@ const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
   const { type, area, fullPath, noun, lifecycle, unique } = resource;
   const taken = unique && Object.values(unique).join('; ');
-  const locked = lifecycle?.editableIn && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
+  const locked =
+    lifecycle && hasLockedStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
   const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
   const rows = resourceRoutes({
     path: fullPath,
@@ -35,6 +36,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
       delete: resource.conflicts?.delete,
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
+    newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
   });
   for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
     rows.push(

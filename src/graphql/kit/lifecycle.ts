@@ -57,8 +57,12 @@ export interface Lifecycle<T> {
    * with the time and the event raised.
    */
   update?: { event: EventType; finalEvent?: EventType; stampFinal?: string };
-  /** States a PUT may edit the record in; default every state. */
-  editableIn?: readonly string[];
+  /**
+   * The states a PUT may edit the record in; in any other a PUT is 409 naming
+   * the state. Every lifecycle says it, so a closed record is never edited by
+   * default (docs/decisions.md, "Closed records").
+   */
+  editableIn: readonly [string, ...string[]];
   /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions?: Record<string, Action<T, any>>;
@@ -82,9 +86,13 @@ export function requireActionFrom(typeName: string, action: string, lifecycle: L
   }
 }
 
+/** Whether some state of the lifecycle refuses edits. */
+export const hasLockedStates = (lifecycle: Lifecycle<unknown>) =>
+  lifecycle.states.some((state) => !lifecycle.editableIn.includes(state));
+
 /** 409 unless a PUT may edit the record in its state. */
 export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {
-  if (!lifecycle?.editableIn || lifecycle.editableIn.includes(state as string)) return;
+  if (!lifecycle || lifecycle.editableIn.includes(state as string)) return;
   throw new DomainError(
     'CONFLICT',
     `${typeName} is ${String(state)}; it can be edited only while ${lifecycle.editableIn.join(' or ')}`,

@@ -33,11 +33,12 @@ export const filter = <S extends z.ZodType>(schema: S, options: Omit<Filter<S>, 
 type Filters = Record<string, Filter>;
 
 export interface ListDefinition<F extends Filters, S extends string> {
-  /** Validates REST query strings and GraphQL arguments alike. */
+  /** Validates REST query strings and GraphQL arguments alike; any other parameter is refused. */
   schema: z.ZodObject<
     (typeof pageSchema)['shape'] & { sort: z.ZodOptional<z.ZodEnum> } & {
       [K in keyof F]: z.ZodOptional<F[K]['schema']>;
-    }
+    },
+    z.core.$strict
   >;
   /** The GraphQL arguments: page, limit, sort and each filter. */
   Args: ClassType;
@@ -59,6 +60,10 @@ export interface AnyListDefinition {
   filters: Filters;
 }
 
+/** What `sort` takes, for the OpenAPI document. */
+const sortDescription = (fields: readonly string[]) =>
+  `A field to order by (${fields.join(', ')}), ascending; prefixed with \`-\` descending.`;
+
 /** The GraphQL name of a REST sort value: `createdAt`, `-createdAt` -> `createdAt_desc`. */
 export const sortValueName = (value: string) => (value.startsWith('-') ? `${value.slice(1)}_desc` : value);
 
@@ -73,9 +78,16 @@ export function defineList<F extends Filters, S extends string>(
   { sort, filters }: ListOptions<F, S>,
 ): ListDefinition<F, S> {
   const sortValues = [...sort, ...sort.map((field) => `-${field}`)] as [string, ...string[]];
-  const schema = pageSchema.extend({
-    sort: z.enum(sortValues, { message: `must be one of ${sort.join(', ')}, optionally prefixed with -` }).optional(),
-    ...Object.fromEntries(Object.entries(filters).map(([key, f]) => [key, f.schema.optional()])),
+  // Strict: a parameter the list does not take is a 400 naming it, not a filter silently dropped.
+  const schema = z.strictObject({
+    ...pageSchema.shape,
+    sort: z
+      .enum(sortValues, { message: `must be one of ${sort.join(', ')}, optionally prefixed with -` })
+      .optional()
+      .meta({ description: `${sortDescription(sort)} Default: createdAt, oldest first; id breaks ties.` }),
+    ...Object.fromEntries(
+      Object.entries(filters).map(([key, f]) => [key, f.schema.optional().meta({ description: f.description })]),
+    ),
   });
 
   const Args = { [`${name}ListArgs`]: class {} }[`${name}ListArgs`]!;

@@ -50,8 +50,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
     decoratedMethod(
       prototype,
       `create${name}`,
-      (value: object, ctx: Context) =>
-        service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value }), ctx.restInput?.actionOnly),
+      (value: object, ctx: Context) => service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value })),
       [Requires(area.write), Mutation(() => type, { description: resource.descriptions?.create })],
       [Arg('input', () => input.CreateInput), Ctx()],
     );
@@ -61,7 +60,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       prototype,
       `update${name}`,
       (id: string, value: object, ctx: Context) =>
-        service(ctx).update(requirePrincipal(ctx), id, ...given(ctx, { ...value }), ctx.restInput?.actionOnly),
+        service(ctx).update(requirePrincipal(ctx), id, ...given(ctx, { ...value }), ctx.restInput?.fixed),
       [
         Requires(area.write),
         Mutation(() => type, {

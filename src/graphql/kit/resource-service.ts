@@ -10,7 +10,8 @@ import { isWellFormedId, newId } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
 import { createValues, updateValues } from './inputs.js';
-import { actionOnlyFields, requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
+import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
+import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, type Page } from './page.js';
@@ -48,17 +49,9 @@ export class ResourceService<T extends { id: string }> {
     this.comparers = new Map(
       publicFieldsOf(resource.type).map(({ name, kind }) => [
         name,
-        kind === FIELD_KINDS.timestamp ? sameInstant : sameJson,
+        kind === FIELD_KINDS.timestamp ? sameInstant : sameValue,
       ]),
     );
-  }
-
-  /** 400 for a field only an action changes, given with a value other than the record's. */
-  private refuseActionOnly(record: object, actionOnly: Record<string, unknown>) {
-    const refused = Object.keys(this.changedFields(record as T, actionOnly))[0];
-    if (!refused) return;
-    const messages = actionOnlyFields(this.resource.lifecycle, this.resource.fullPath);
-    throw new DomainError('VALIDATION_ERROR', messages[refused]!, refused);
   }
 
   private get label() {
@@ -107,16 +100,8 @@ export class ResourceService<T extends { id: string }> {
     return keys.map((key) => groups.get(key)!);
   }
 
-  /** `actionOnly`: as for update, against a new record (the initial state, nothing else set). */
-  async create(
-    principal: Principal,
-    input: unknown,
-    parsed = false,
-    actionOnly: Record<string, unknown> = {},
-  ): Promise<T> {
+  async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
     const { resource } = this;
-    const fresh = resource.lifecycle ? { [resource.lifecycle.field]: resource.lifecycle.initial } : {};
-    this.refuseActionOnly(fresh, actionOnly);
     const declared = resource.input!;
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
     const values = { id: newId(resource.idKind), ...createValues(declared.fields, data), ...this.startingState(data) };
@@ -153,17 +138,11 @@ export class ResourceService<T extends { id: string }> {
   }
 
   /**
-   * A partial update. `actionOnly`: fields of a REST body that only an action
-   * changes (a record sent back as read): the record's own value passes, any
-   * other is a 400 naming the action to use.
+   * A partial update. `fixed`: the read-only fields of a REST body (a record
+   * sent back as read): the record's own values pass, any other is a 400 naming
+   * the field (kit/fixed-fields.ts).
    */
-  async update(
-    principal: Principal,
-    id: string,
-    input: unknown,
-    parsed = false,
-    actionOnly: Record<string, unknown> = {},
-  ): Promise<T> {
+  async update(principal: Principal, id: string, input: unknown, parsed = false, fixed?: FixedFields): Promise<T> {
     const { resource } = this;
     requireWellFormedId(resource.idKind, this.label, id);
     const declared = resource.input!;
@@ -181,8 +160,7 @@ export class ResourceService<T extends { id: string }> {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
-        this.refuseActionOnly(before, actionOnly);
-        requireEditable(this.label, lifecycle, state);
+        refuseChangedFixed(before, fixed, resource.type);
         const changes = this.changedFields(before, values);
         const moved = lifecycle?.update && lifecycle.field in changes;
         if (moved && lifecycle.final?.states.includes(state as string)) {
@@ -192,6 +170,7 @@ export class ResourceService<T extends { id: string }> {
             lifecycle.field,
           );
         }
+        requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
         const rules = ruleContextOf(client, organizationId, actor);
@@ -280,7 +259,7 @@ export class ResourceService<T extends { id: string }> {
     const record = before as Record<string, unknown>;
     return Object.fromEntries(
       Object.entries(values).filter(([field, value]) => {
-        const same = this.comparers.get(field) ?? sameJson;
+        const same = this.comparers.get(field) ?? sameValue;
         return !same(record[field], value);
       }),
     );
@@ -356,13 +335,4 @@ function ruleContextOf(db: Queryable, organizationId: string, actor: Actor): Rul
     actor,
     query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
   };
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-function sameInstant(a: unknown, b: unknown): boolean {
-  if (a === null || b === null || a === undefined || b === undefined) return a == b;
-  return new Date(a as string).getTime() === new Date(b as string).getTime();
 }

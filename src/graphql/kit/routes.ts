@@ -58,6 +58,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   conflict?: string;
   /** Fields of the record only an action changes: in this body a 400 with the words given (which action to use). */
   actionOnly?: Record<string, string>;
+  /** A create's: the read-only values a new record has before anything is set (its lifecycle's initial state). */
+  newRecord?: Record<string, unknown>;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -107,6 +109,8 @@ export interface ResourceRoutesOptions {
   names?: { one: string; many: string };
   /** Fields only an action changes, refused in the PUT body (see RestRoute.actionOnly). */
   actionOnly?: Record<string, string>;
+  /** See RestRoute.newRecord. */
+  newRecord?: Record<string, unknown>;
 }
 
 /**
@@ -156,6 +160,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         response: object,
         conflict: conflicts.create,
         actionOnly: options.actionOnly,
+        newRecord: options.newRecord,
       }),
     );
   }

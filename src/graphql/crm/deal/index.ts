@@ -25,6 +25,8 @@ export const deals = defineResource({
     states: DEAL_STAGES,
     initial: 'lead',
     startsIn: OPEN_STAGES,
+    // A won or lost deal is a record of what happened: no amount or contact changes afterwards.
+    editableIn: OPEN_STAGES,
     final: { states: CLOSED_STAGES, name: 'closed' },
     update: { event: 'deal.stage_changed', finalEvent: 'deal.closed', stampFinal: 'closedAt' },
   },
@@ -34,7 +36,7 @@ export const deals = defineResource({
       'Partial: fields sent are changed, omitted are kept, null clears an optional field. ' +
       'Emits `deal.updated` when anything changes; a stage change also emits `deal.stage_changed`, and `won` or ' +
       '`lost` sets `closedAt` and emits `deal.closed`. ' +
-      "A closed deal's stage cannot change (409).",
+      'A won or lost deal cannot be edited (409 naming its stage).',
     delete: 'Emits `deal.deleted` (data.object: the deal as it was).',
   },
 });

@@ -27,6 +27,10 @@ export const dealList = defineList('Deal', {
   sort: ['createdAt', 'updatedAt', 'title', 'amount', 'expectedCloseDate', 'closedAt', 'stage'],
   filters: {
     stage: filter(stage, { description: 'Deals at this stage.', where: (p) => `"Deal".stage = ${p}` }),
+    currency: filter(currency, {
+      description: 'Deals in this currency (ISO 4217 code, any case).',
+      where: (p) => `"Deal".currency = ${p}`,
+    }),
     contactId: filter(text(100), {
       description: 'Deals of this contact.',
       where: (p) => `"Deal"."contactId" = ${p}`,

@@ -40,6 +40,10 @@ export const expenseList = defineList('Expense', {
       description: 'Expenses with this status.',
       where: (p) => `"Expense".status = ${p}`,
     }),
+    category: filter(oneOf(EXPENSE_CATEGORIES), {
+      description: 'Expenses of this category.',
+      where: (p) => `"Expense".category = ${p}`,
+    }),
     employeeId: filter(text(100), {
       description: "This employee's expenses.",
       where: (p) => `"Expense"."employeeId" = ${p}`,

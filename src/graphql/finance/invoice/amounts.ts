@@ -9,6 +9,8 @@ export interface LineInput {
   description: string;
   quantity: number;
   unitAmount: number;
+  /** A line sent back as read carries its amount: only the computed one is accepted. */
+  amount?: number | null;
 }
 
 export interface Line extends LineInput {
@@ -25,9 +27,20 @@ export function lineAmount(quantity: number, unitAmount: number): bigint {
   return (2n * thousandths(quantity) * BigInt(unitAmount) + 1000n) / 2000n;
 }
 
-/** The lines with their amounts, and the subtotal and total; 400 on `lines` past 2^53 − 1. */
+/**
+ * The lines with their amounts, and the subtotal and total; 400 on `lines` past
+ * 2^53 − 1, and on a line's amount given other than computed.
+ */
 export function invoiceAmounts(lines: LineInput[]) {
   const amounts = lines.map((line) => lineAmount(line.quantity, line.unitAmount));
+  lines.forEach(({ amount }, i) => {
+    if (amount != null && !(Number.isSafeInteger(amount) && BigInt(amount) === amounts[i])) {
+      throw invalidField(
+        `lines.${i}.amount`,
+        `is computed (quantity × unitAmount: ${amounts[i]}); send that or leave it out`,
+      );
+    }
+  });
   const subtotal = amounts.reduce((sum, amount) => sum + amount, 0n);
   if (subtotal > MAX) {
     throw invalidField('lines', `the total would exceed ${Number.MAX_SAFE_INTEGER}`);

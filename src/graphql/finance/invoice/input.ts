@@ -20,8 +20,8 @@ const line = z.strictObject({
   description: text(500),
   quantity,
   unitAmount: minorUnits,
-  // Shown in a line as read: accepted so a read invoice can be sent back, and ignored.
-  amount: z.number().nullish(),
+  // Shown in a line as read: accepted so a read invoice can be sent back, at its computed value only (amounts.ts).
+  amount: z.number('must be a number').nullish(),
 });
 
 @InputType({ description: 'One line of an invoice; its amount is computed.' })
@@ -35,7 +35,10 @@ export class InvoiceLineInput {
   @Field(() => GraphQLSafeInt, { description: 'Integer minor units per unit, 0 or more.' })
   unitAmount!: number;
 
-  @Field(() => GraphQLSafeInt, { nullable: true, description: 'Ignored: the amount is computed.' })
+  @Field(() => GraphQLSafeInt, {
+    nullable: true,
+    description: 'Computed: quantity × unitAmount rounded half up; another value is refused.',
+  })
   amount?: number;
 }
 

@@ -44,6 +44,8 @@ export const attendance = defineResource({
     field: 'status',
     states: ATTENDANCE_STATUSES,
     initial: 'open',
+    // Corrections: clockIn while open, either time once closed.
+    editableIn: ['open', 'closed'],
     actions: {
       clockOut: {
         from: ['open'],

@@ -4,6 +4,7 @@ import { defineActionInput, defineInput, optional, required } from '../../kit/in
 import { defineList, filter } from '../../kit/list.js';
 import { NOW } from '../../kit/store.js';
 import { calendarDate, text } from '../../kit/values.js';
+import { ATTENDANCE_STATUSES } from './type.js';
 
 const instant = z.iso.datetime({ message: 'must be an ISO 8601 UTC timestamp, e.g. 2026-01-02T09:00:00Z' });
 
@@ -29,6 +30,10 @@ const utcDay = (p: string, days = 0) => `((${p}::date + ${days})::timestamp at t
 export const attendanceList = defineList('Attendance', {
   sort: ['createdAt', 'updatedAt', 'clockIn', 'clockOut'],
   filters: {
+    status: filter(z.enum(ATTENDANCE_STATUSES, { message: `must be one of ${ATTENDANCE_STATUSES.join(', ')}` }), {
+      description: 'open: clocked in, not yet out (no clockOut); closed: clocked out.',
+      where: (p) => `"Attendance".status = ${p}`,
+    }),
     employeeId: filter(text(100), {
       description: 'Records of this employee.',
       where: (p) => `"Attendance"."employeeId" = ${p}`,

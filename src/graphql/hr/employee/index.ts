@@ -25,6 +25,8 @@ export const employees = defineResource({
     field: 'status',
     states: EMPLOYEE_STATUSES,
     initial: 'active',
+    // A former employee's record is still corrected (an address, a salary on file); reinstate reopens it.
+    editableIn: ['active', 'terminated'],
     actions: {
       terminate: {
         from: ['active'],

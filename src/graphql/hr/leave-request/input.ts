@@ -31,6 +31,10 @@ export const leaveRequestList = defineList('LeaveRequest', {
       where: (p) => `"LeaveRequest"."employeeId" = ${p}`,
     }),
     status: filter(status, { description: 'Requests in this status.', where: (p) => `"LeaveRequest".status = ${p}` }),
+    type: filter(leaveType, {
+      description: 'Requests of this type of leave.',
+      where: (p) => `"LeaveRequest".type = ${p}`,
+    }),
     from: filter(calendarDate, {
       description: 'Requests overlapping the range that starts on this day (their `to` is on or after it).',
       where: (p) => `"LeaveRequest"."to" >= ${p}::date`,

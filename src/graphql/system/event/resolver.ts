@@ -10,10 +10,10 @@ import { Event } from './type.js';
 
 @ArgsType()
 class EventListArgs {
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'From 1; default 1.' })
   page?: number;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: '1 to 100; default 50.' })
   limit?: number;
 
   @Field(() => String, { nullable: true, description: 'Only events of this type.' })
@@ -21,6 +21,9 @@ class EventListArgs {
 
   @Field(() => Int, { nullable: true, description: 'Only events created at or after this Unix time (seconds).' })
   since?: number;
+
+  @Field(() => ID, { nullable: true, description: 'Only events about this record (data.object.id): its history.' })
+  objectId?: string;
 }
 
 // Made at load time: type-graphql reads types when the schema is built, not later.

@@ -10,9 +10,10 @@ export const eventRoutes = [
     path: '/events',
     tag: 'Events',
     summary: 'List events',
-    description: 'Events of the organization whose area the credential can read, oldest first.',
-    operation: `query ($page: Int, $limit: Int, $type: String, $since: Int) {
-      events(page: $page, limit: $limit, type: $type, since: $since) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
+    description:
+      'Events of the organization whose area the credential can read, oldest first; `objectId` gives one record’s history.',
+    operation: `query ($page: Int, $limit: Int, $type: String, $since: Int, $objectId: ID) {
+      events(page: $page, limit: $limit, type: $type, since: $since, objectId: $objectId) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
     query: eventFilterSchema,
     variables: ({ query }) => query,
     status: 200,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { declaredResources } from '../../kit/declared.js';
 import { publicFieldsOf, qualifiedColumn, sqlSelectOf } from '../../kit/fields.js';
 import { whereOf, type SqlCondition } from '../../kit/list.js';
-import { eventFilterSchema } from '../event/service.js';
+import { eventConditions, eventFilterSchema } from '../event/service.js';
 
 export interface ExportSource {
   name: string;
@@ -37,13 +37,8 @@ const eventsSource: ExportSource = {
     jsonb_build_object('type', "Event"."actorType", 'id', "Event"."actorId") as actor`,
   filters: EVENT_FILTERS,
   // Exports need admin, which reads every event type.
-  where(organizationId, { type, since }) {
-    const params: unknown[] = [organizationId];
-    const conditions = [`"Event"."organizationId" = $1`];
-    if (type !== undefined) conditions.push(`"Event".type = $${params.push(type)}`);
-    if (since !== undefined) conditions.push(`"Event"."createdAt" >= to_timestamp($${params.push(since)})`);
-    return { sql: conditions.join(' and '), params };
-  },
+  where: (organizationId, filters) =>
+    eventConditions(organizationId, filters.type === undefined ? undefined : [filters.type as string], filters),
 };
 
 /** Every source by name, read at call time: what is declared now. */

@@ -41,7 +41,7 @@ export class OauthAppResolver {
     @Arg('input', () => oauthAppInput.UpdateInput) input: object,
     @Ctx() ctx: Context,
   ): Promise<OauthApp> {
-    return ctx.services.oauthApps.update(requirePrincipal(ctx), id, { ...input });
+    return ctx.services.oauthApps.update(requirePrincipal(ctx), id, { ...input }, ctx.restInput?.fixed);
   }
 
   @Requires('admin')

@@ -16,6 +16,7 @@ import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
+import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
@@ -112,7 +113,8 @@ export class OauthAppService {
    * Partial. Narrowing the scopes narrows the app's live tokens to the scopes
    * left, and ends those left with none, in the same transaction.
    */
-  async update(principal: Principal, id: string, input: unknown): Promise<OauthApp> {
+  /** `fixed`: the read-only fields of a REST body, which must hold the app's own values (kit/fixed-fields.ts). */
+  async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<OauthApp> {
     requireWellFormedId('oauthApp', LABEL, id);
     const data = parseInput(oauthAppInput.update, input);
     for (const field of ['name', 'redirectUris', 'scopes', 'requirePkce'] as const) {
@@ -121,6 +123,7 @@ export class OauthAppService {
     if (data.redirectUris) this.requireAllowedRedirectUris(data.redirectUris);
     const change = async (tx: Transaction) => {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
+      refuseChangedFixed(toPublic(OauthApp, row), fixed, OauthApp);
       if (data.requirePkce != null) requirePkceForPublic(row.clientType as ClientType, data.requirePkce);
       const changes = changedColumns(row, {
         name: data.name,

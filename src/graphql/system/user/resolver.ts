@@ -38,7 +38,7 @@ export class UserResolver {
     @Arg('input', () => userInput.UpdateInput) input: object,
     @Ctx() ctx: Context,
   ): Promise<User> {
-    return ctx.services.users.update(requirePrincipal(ctx), id, { ...input });
+    return ctx.services.users.update(requirePrincipal(ctx), id, { ...input }, ctx.restInput?.fixed);
   }
 
   @Requires('admin')

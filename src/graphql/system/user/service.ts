@@ -18,6 +18,7 @@ import { emitEvent } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
+import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';
@@ -90,7 +91,8 @@ export class UserService {
    * A new password or other rights end the user's sessions and OAuth grants in
    * the same transaction.
    */
-  async update(principal: Principal, id: string, input: unknown): Promise<User> {
+  /** `fixed`: the read-only fields of a REST body, which must hold the user's own values (kit/fixed-fields.ts). */
+  async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<User> {
     requireWellFormedId('user', 'User', id);
     const patch = parseInput(userInput.update, input);
     const passwordHash = patch.password
@@ -102,6 +104,7 @@ export class UserService {
         if (patch.role !== undefined) await lockAdminChanges(tx, organizationId);
         const before = await lockOwned<UserRow>(tx, 'User', 'User', organizationId, id);
         requireHolderOf(principal, before, 'change');
+        refuseChangedFixed(toPublic(User, before), fixed, User);
         const role = patch.role ?? (before.role as UserRole);
         const scopes = nextScopes(before, role, patch.scopes);
         requireGrantable(principal, scopes);

@@ -68,7 +68,7 @@ export class WebhookResolver {
     @Arg('input', () => webhookInput.UpdateInput) input: object,
     @Ctx() ctx: Context,
   ): Promise<Webhook> {
-    return ctx.services.webhooks.update(requirePrincipal(ctx), id, { ...input });
+    return ctx.services.webhooks.update(requirePrincipal(ctx), id, { ...input }, ctx.restInput?.fixed);
   }
 
   @Requires('admin')

@@ -28,6 +28,7 @@ import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
 import { toPublic } from '../../kit/fields.js';
+import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
 import { listPage } from '../../kit/list-query.js';
 import { orderOf, whereOf } from '../../kit/list.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -113,7 +114,8 @@ export class WebhookService {
   }
 
   /** Partial; `status: enabled` re-enables a disabled webhook (clearing why), `disabled` stops it. */
-  async update(principal: Principal, id: string, input: unknown): Promise<Webhook> {
+  /** `fixed`: the read-only fields of a REST body, which must hold the webhook's own values (kit/fixed-fields.ts). */
+  async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<Webhook> {
     requireWellFormedId('webhook', LABEL, id);
     const data = parseInput(webhookInput.update, input);
     if (data.status === null)
@@ -122,6 +124,7 @@ export class WebhookService {
     if (data.url) await this.requireDeliverableUrl(data.url);
     return this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
+      refuseChangedFixed(toPublic(Webhook, row), fixed, Webhook);
       const changes: Record<string, unknown> = changedColumns(row, {
         url: data.url,
         events: data.events,

@@ -2,6 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
+import { operationIdOf } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -48,13 +49,68 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
+const HEADER_URI = (id: string) => `#/components/headers/${id}`;
+
+/**
+ * The response headers the server sends, as named components: the rate limit's
+ * state on every answer to a counted request (src/http/authenticate.ts), when to
+ * retry (src/http/errors.ts) and a replayed answer's mark (src/http/idempotency.ts).
+ */
+const HEADERS = {
+  'RateLimit-Limit': {
+    description: "Requests the budget allows per window (the credential's, or the client address's without one).",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the current window ends and the budget is full again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (as error.retryAfter says).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+/** Named after the header itself (a component name may hold `-`). */
+const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: HEADER_URI(name) }]));
+
+/** Every /v1 answer to a counted request carries the budget's state; these may also carry the others. */
+const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+/** Statuses whose answer says when to retry. */
+const RETRY_STATUSES = new Set(['429', '503']);
+/** Statuses a replayed POST may answer with: its first answer's (a success, or a client error it stored). */
+const NOT_REPLAYED = new Set(['401', '413', '415', '429', '500', '503']);
+
+/** Each response of an operation with the headers it may carry. */
+function withHeaders(responses: Record<string, Record<string, unknown>>, method: string) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const names = [...RATE_LIMIT_HEADERS];
+      if (RETRY_STATUSES.has(status)) names.push('Retry-After');
+      if (method === 'post' && !NOT_REPLAYED.has(status)) names.push('Idempotent-Replayed');
+      const headers = { ...(response.headers as object | undefined), ...headerRefs(names) };
+      return [status, { ...response, headers }];
+    }),
+  );
+}
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: COMPONENT_URI('Error') } } },
 });
 
 function errorResponses(row: RestRoute) {
-  const responses: Record<string, unknown> = {
+  const responses: Record<string, Record<string, unknown>> = {
     '401': errorResponse('Missing, invalid, expired or revoked credential'),
     '429': errorResponse('Rate limit exceeded; see Retry-After'),
     '500': errorResponse('Internal error'),
@@ -141,27 +197,32 @@ function operationOf(row: RestRoute, components: Components) {
   }));
   const scopeNote = row.scope ? `Requires the \`${row.scope}\` scope (or \`admin\`).` : 'Any valid credential.';
   return {
-    operationId: `${row.method}${row.path.replace(/\/:?(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+    operationId: operationIdOf(row),
     tags: [row.tag],
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
-    responses: {
-      [String(row.status)]: row.file
-        ? {
-            description: 'The file, streamed',
-            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' } },
-            content: Object.fromEntries(
-              row.file.contentTypes.map((type) => [type.split(';')[0]!, { schema: { type: 'string' } }]),
-            ),
-          }
-        : row.status === 204 || !row.response
-          ? { description: 'No content' }
-          : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
-      ...errorResponses(row),
-    },
+    responses: withHeaders(
+      {
+        [String(row.status)]: row.file
+          ? {
+              description: 'The file, streamed',
+              headers: {
+                'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' },
+              },
+              content: Object.fromEntries(
+                row.file.contentTypes.map((type) => [type.split(';')[0]!, { schema: { type: 'string' } }]),
+              ),
+            }
+          : row.status === 204 || !row.response
+            ? { description: 'No content' }
+            : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
+        ...errorResponses(row),
+      },
+      row.method,
+    ),
   };
 }
 
@@ -170,7 +231,7 @@ export const OPENAPI_PATH = '/openapi.json';
 
 /** The document describes itself too: it is a /v1 route a client can call. */
 const documentOperation = {
-  operationId: 'getOpenapiJson',
+  operationId: 'getOpenApiDocument',
   tags: ['OpenAPI'],
   summary: 'This document',
   description: 'The OpenAPI 3.1 document of the API, generated from the routes the server runs. No credential needed.',
@@ -199,7 +260,12 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
   );
   void errorSchema; // registered as the Error component on import
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set([documentOperation.operationId]);
   for (const row of routes) {
+    // Generated clients name their methods after these: two alike would make one unreachable.
+    const operationId = operationIdOf(row);
+    if (operationIds.has(operationId)) throw new Error(`operationId ${operationId} is taken: give ${row.path} its own`);
+    operationIds.add(operationId);
     const path = row.path.replace(/:(\w+)/g, '{$1}');
     paths[path] = { ...paths[path], [row.method]: operationOf(row, schemas) };
   }
@@ -215,6 +281,7 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
     paths,
     components: {
       schemas,
+      headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

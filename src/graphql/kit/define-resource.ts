@@ -44,6 +44,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
         description: action.description + (action.event ? ` Emits \`${action.event}\`.` : ''),
         mutation: `${name}${type.name}`,
+        operationId: `${name}${upperFirst(resource.names.one)}`,
         type,
         body: action.input && {
           schema: action.input.schema,

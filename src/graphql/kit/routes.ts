@@ -46,6 +46,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   description?: string;
   /** GraphQL document with one operation selecting one root field. */
   operation: string;
+  /** The OpenAPI operationId when the root field does not give it (see operationIdOf). */
+  operationId?: string;
   query?: Q;
   body?: B;
   variables(input: RouteInput<z.output<Q>, z.output<B>>): Record<string, unknown>;
@@ -58,6 +60,28 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   conflict?: string;
   /** Fields of the record only an action changes: in this body a 400 with the words given (which action to use). */
   actionOnly?: Record<string, string>;
+}
+
+const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
+
+/** The root field a row's operation selects: `query ($id: ID!) { contact(id: $id) {…} }` -> `contact`. */
+function rootFieldOf(operation: string): string {
+  const name = /^[^{]*\{\s*([_A-Za-z]\w*)/.exec(operation)?.[1];
+  if (!name) throw new Error(`REST operation selects no root field: ${operation}`);
+  return name;
+}
+
+/**
+ * The OpenAPI operationId, as a person would name the call: the row's own, else
+ * the mutation it runs (`createContact`, `rotateWebhookSecret`), `list<Field>`
+ * for a query of a collection (a GET whose path ends in a word) and
+ * `get<Field>` for one of a record (`listContacts`, `getContact`).
+ */
+export function operationIdOf(row: Pick<RestRoute, 'operationId' | 'operation' | 'method' | 'path'>): string {
+  if (row.operationId) return row.operationId;
+  const field = rootFieldOf(row.operation);
+  if (/^\s*mutation\b/.test(row.operation)) return field;
+  return `${/\/:\w+$/.test(row.path) ? 'get' : 'list'}${upperFirst(field)}`;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -120,6 +144,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
   const name = type.name;
   const single = options.names?.one ?? name[0]!.toLowerCase() + name.slice(1);
   const plural = options.names?.many ?? `${single}s`;
+  // Named after the record as GraphQL names it (`getAttendanceRecord`), not its type.
+  const record = upperFirst(single);
   const fields = selectionOf(type);
   const object = responseSchemaOf(type);
   const wanted = new Set(options.only ?? ['list', 'get', 'delete', ...(input ? (['create', 'update'] as const) : [])]);
@@ -131,6 +157,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path,
         tag,
         summary: `List ${many}`,
+        operationId: `list${upperFirst(plural)}`,
         description: descriptions.list ?? 'Oldest first (createdAt, then id) unless `sort` names a field.',
         operation: `query (${list.variables.declarations}) { ${plural}(${list.variables.arguments}) {
           data { ${fields} } ${PAGINATION_SELECTION} } }`,
@@ -148,6 +175,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path,
         tag,
         summary: `Create a ${one}`,
+        operationId: `create${record}`,
         description: descriptions.create,
         operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${fields} } }`,
         body: input.create,
@@ -166,6 +194,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Get a ${one}`,
+        operationId: `get${record}`,
         description: descriptions.get,
         operation: `query ($id: ID!) { ${single}(id: $id) { ${fields} } }`,
         variables: ({ params }) => ({ id: params.id }),
@@ -181,6 +210,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Update a ${one}`,
+        operationId: `update${record}`,
         description:
           descriptions.update ?? 'Partial: fields sent are changed, omitted are kept, null clears an optional field.',
         operation: `mutation ($id: ID!, $input: Update${name}Input!) { update${name}(id: $id, input: $input) { ${fields} } }`,
@@ -200,6 +230,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Delete a ${one}`,
+        operationId: `delete${record}`,
         description: descriptions.delete,
         operation: `mutation ($id: ID!) { delete${name}(id: $id) }`,
         variables: ({ params }) => ({ id: params.id }),
@@ -223,6 +254,8 @@ export interface ActionRouteOptions {
   description?: string;
   /** The mutation taking `id`, e.g. rotateApiKey. */
   mutation: string;
+  /** The OpenAPI operationId when not the mutation's name (`clockOutAttendanceRecord`). */
+  operationId?: string;
   /** The answer's type. */
   type: PublicType;
   status?: 200 | 201;
@@ -238,6 +271,7 @@ export function actionRoute(options: ActionRouteOptions): RestRoute {
     tag: options.tag,
     summary: options.summary,
     description: options.description,
+    operationId: options.operationId,
     operation: body
       ? `mutation ($id: ID!, $input: ${body.inputType}${body.optional ? '' : '!'}) { ${options.mutation}(id: $id, input: $input) { ${fields} } }`
       : `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${fields} } }`,

@@ -513,6 +513,44 @@ describe.each(TITLED)('%s', (_title, operation) => {
   });
 });
 
+/** Requests the server refuses for a rule of one field, by operationId: the document must state each rule. */
+const REFUSED_BY_RULE: [rule: string, operationId: string, body: () => Body][] = [
+  ['an email address', 'createContact', () => ({ email: 'not an address' })],
+  ['an ISO 4217 currency', 'createDeal', () => ({ title: 'Dollars', currency: 'DOLLARS' })],
+  ['an https receipt', 'createExpense', () => ({ ...expenseBody(), receiptUrl: 'http://receipts.example.test/1.pdf' })],
+  ['known event types', 'createWebhook', () => ({ url: `${receiver.url}/rule`, events: ['deal.signed'] })],
+  ['a deal starts open', 'createDeal', () => ({ title: 'Won already', currency: 'EUR', stage: 'won' })],
+  ['3 decimals of quantity', 'createInvoice', () => invoiceWith({ quantity: 1.2345 })],
+  [
+    "a member's scopes",
+    'createUser',
+    () => ({
+      email: `rule-${++counter}@example.test`,
+      role: 'member',
+      scopes: null,
+      password: 'a long enough password',
+    }),
+  ],
+];
+
+function expenseBody(): Body {
+  return CREATE_BODIES['/finance/expenses']!(++counter) as Body;
+}
+
+function invoiceWith(line: Body): Body {
+  const body = CREATE_BODIES['/finance/invoices']!(++counter) as Body;
+  return { ...body, lines: [{ ...body.lines[0], ...line }] };
+}
+
+describe('a rule of one field: the document states what the server refuses', () => {
+  it.each(REFUSED_BY_RULE)('%s (%s)', async (_rule, operationId, body) => {
+    const operation = OPERATIONS.find((candidate) => candidate.operationId === operationId)!;
+    expect(operation, operationId).toBeDefined();
+    const res = await via(operation.method.toUpperCase(), operation.template, { key: admin, body: body() });
+    expectAnswer(operation, res, 400, true);
+  });
+});
+
 describe('coverage', () => {
   it('drove every operation the served document lists, with its success and each error it lists that a request can reach', () => {
     const served = operationsOf(servedDocument);

@@ -20,6 +20,12 @@ export interface InputFieldOptions {
   /** Present on update only: set by an action, corrected by a PUT (an attendance record's clockOut). */
   updateOnly?: boolean;
   /**
+   * The schema on create when a create takes less than an update (a new deal
+   * starts in an open stage): the create body and its document say so. The
+   * GraphQL type stays the field's.
+   */
+  onCreate?: z.ZodType;
+  /**
    * The value of an optional field a create omits (or gives as null), or store.ts's NOW for the
    * transaction's time; an update cannot clear it unless `clearable`.
    */
@@ -164,7 +170,10 @@ export function inputType(
 export function defineInput<F extends Fields>(name: string, fields: F): ResourceInput<F> {
   const creatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.updateOnly));
   const createShape = Object.fromEntries(
-    Object.entries(creatable).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
+    Object.entries(creatable).map(([key, field]) => {
+      const schema = field.onCreate ?? field.schema;
+      return [key, field.required ? schema : schema.nullish()];
+    }),
   );
   const updatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.createOnly));
   const updateShape = Object.fromEntries(

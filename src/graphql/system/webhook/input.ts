@@ -23,7 +23,9 @@ const eventTypeList = z
       });
     }
   })
-  .transform((list) => [...new Set(list as EventType[])]);
+  .transform((list) => [...new Set(list as EventType[])])
+  // The items are checked together above (one message naming `events`); the document lists them.
+  .meta({ items: { type: 'string', enum: KNOWN }, minItems: 1 });
 
 /** An absolute http(s) URL; the stricter rules of a deployment are the service's (they resolve the host). */
 const webhookUrl = z

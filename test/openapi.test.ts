@@ -197,6 +197,67 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/crm/contacts/{id}'].delete.security[0]).toEqual({ bearerAuth: ['crm:write'] });
   });
 
+  it('names each operation as a person would name the call: unique camelCase', () => {
+    const ids = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId as string),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z0-9]*)*$/);
+    const idOf = (method: string, path: string) => doc.paths[path][method].operationId;
+    expect(idOf('get', '/crm/contacts')).toBe('listContacts');
+    expect(idOf('post', '/crm/contacts')).toBe('createContact');
+    expect(idOf('get', '/crm/contacts/{id}')).toBe('getContact');
+    expect(idOf('put', '/crm/contacts/{id}')).toBe('updateContact');
+    expect(idOf('delete', '/crm/contacts/{id}')).toBe('deleteContact');
+    expect(idOf('post', '/hr/attendance/{id}/clock-out')).toBe('clockOutAttendanceRecord');
+    expect(idOf('post', '/webhooks/{id}/rotate-secret')).toBe('rotateWebhookSecret');
+    expect(idOf('get', '/api-keys')).toBe('listApiKeys');
+    expect(idOf('get', '/webhooks/{id}/deliveries')).toBe('listWebhookDeliveries');
+    expect(idOf('get', '/exports/{id}/download')).toBe('downloadExport');
+  });
+
+  it('declares the headers the answers carry: RateLimit-*, Retry-After and Idempotent-Replayed', () => {
+    const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    expect(Object.keys(doc.components.headers).sort()).toEqual(
+      ['Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'].sort(),
+    );
+    for (const header of Object.values(doc.components.headers as Record<string, any>)) {
+      expect(header.schema).toEqual(expect.objectContaining({ type: expect.any(String) }));
+    }
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (path === '/openapi.json') continue;
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          const where = `${method} ${path} ${status}`;
+          for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+            expect(response.headers?.[name], where).toEqual(ref(name));
+          }
+          if (status === '429' || status === '503')
+            expect(response.headers['Retry-After'], where).toEqual(ref('Retry-After'));
+          else expect(response.headers['Retry-After'], where).toBeUndefined();
+          if (method === 'post' && /^2/.test(status)) {
+            expect(response.headers['Idempotent-Replayed'], where).toEqual(ref('Idempotent-Replayed'));
+          }
+          if (method !== 'post') expect(response.headers['Idempotent-Replayed'], where).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('the declared headers are the ones the server sends', async () => {
+    const listed = await server.rest('GET', '/v1/crm/contacts', { key });
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+      expect(listed.headers.get(name), name).toMatch(/^\d+$/);
+    }
+    const headers = { 'Idempotency-Key': `declared-${Date.now()}` };
+    const body = { email: `replayed-${Date.now()}@example.com` };
+    const first = await server.rest('POST', '/v1/crm/contacts', { key, body, headers });
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    const again = await server.rest('POST', '/v1/crm/contacts', { key, body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
   it('documents the OAuth flows whose access tokens the API takes', () => {
     expect(doc.components.securitySchemes.oauth2).toMatchObject({
       type: 'oauth2',

@@ -386,8 +386,11 @@ function keyWith(scopes: Scope[]): Promise<string> {
   return keys.get(name)!;
 }
 
+/** The operation's body schema: its component, when named (`ContactCreate`). */
 function requestSchema(operation: DocumentedOperation): Body | undefined {
-  return operation.spec.requestBody?.content?.['application/json']?.schema;
+  const schema = operation.spec.requestBody?.content?.['application/json']?.schema;
+  const component = /^#\/components\/schemas\/(\w+)$/.exec(schema?.$ref ?? '')?.[1];
+  return component ? servedDocument.components.schemas[component] : schema;
 }
 
 /**
@@ -504,10 +507,15 @@ describe.each(TITLED)('%s', (_title, operation) => {
     const headers: Record<string, string> = verb === 'POST' ? { 'Idempotency-Key': idempotencyKey } : {};
     expectAnswer(operation, await via(verb, path, { key, body, headers }), documentedSuccess(operation), false);
 
-    // The same key with another request (a read-only field added: still valid) conflicts.
-    if (verb === 'POST' && documents(409) && requestSchema(operation)?.properties?.id?.readOnly) {
+    // The same key with another request conflicts: for a create, a read-only field added (still valid);
+    // for an action, whose body is its input only, the same action on another record.
+    if (verb === 'POST' && documents(409) && requestSchema(operation)?.propertyNames?.enum?.includes('id')) {
       const other = { ...body, id: 'ignored' };
       expectAnswer(operation, await via(verb, path, { key, body: other, headers }), 409, false);
+    } else if (verb === 'POST' && documents(409) && ids.length) {
+      const other = await concretePath(template);
+      await BEFORE_ACTION[operationId]?.(other.path);
+      expectAnswer(operation, await via(verb, other.path, { key, body, headers }), 409, false);
     }
     if (CONFLICTS[operationId]) expectAnswer(operation, await CONFLICTS[operationId](), 409, false);
   });

@@ -258,6 +258,45 @@ describe('GET /v1/openapi.json', () => {
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
   });
 
+  it('names each request body as a component without the fields only answers show; an action takes its input only', () => {
+    const bodyOf = (method: string, path: string) => jsonSchemaOf(doc.paths[path][method].requestBody);
+    const expected: [string, string, string][] = [
+      ['post', '/crm/contacts', 'ContactCreate'],
+      ['put', '/crm/contacts/{id}', 'ContactUpdate'],
+      ['post', '/finance/invoices', 'InvoiceCreate'],
+      ['put', '/finance/invoices/{id}', 'InvoiceUpdate'],
+      ['post', '/hr/employees/{id}/terminate', 'EmployeeTerminate'],
+      ['post', '/hr/attendance/{id}/clock-out', 'AttendanceClockOut'],
+      ['post', '/api-keys', 'ApiKeyCreate'],
+      ['post', '/webhooks/{id}/redeliver', 'WebhookRedeliver'],
+    ];
+    for (const [method, path, name] of expected) {
+      expect(bodyOf(method, path), `${method} ${path}`).toEqual({ $ref: `#/components/schemas/${name}` });
+    }
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!operation.requestBody) continue;
+        const body = deref(jsonSchemaOf(operation.requestBody));
+        for (const [name, field] of Object.entries(body.properties as Record<string, any>)) {
+          expect(field.readOnly, `${method} ${path} ${name}`).toBeUndefined();
+        }
+        const action = method === 'post' && path.includes('{');
+        if (action) expect(body.additionalProperties, `${method} ${path}`).toBe(false);
+      }
+    }
+    // An action's body names only its input: none of the record's fields.
+    const terminate = deref(bodyOf('post', '/hr/employees/{id}/terminate'));
+    expect(Object.keys(terminate.properties)).toEqual(['endDate']);
+    expect(terminate.propertyNames).toBeUndefined();
+    expect(bodyOf('post', '/finance/invoices/{id}/open')).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
+    const invoiceCreate = deref(bodyOf('post', '/finance/invoices'));
+    for (const shown of ['total', 'status', 'subtotal', 'id']) expect(invoiceCreate.properties[shown]).toBeUndefined();
+  });
+
   it('documents the OAuth flows whose access tokens the API takes', () => {
     expect(doc.components.securitySchemes.oauth2).toMatchObject({
       type: 'oauth2',
@@ -301,17 +340,16 @@ describe('GET /v1/openapi.json', () => {
   it('requires email in the create body and answers with Contact and Error schemas', () => {
     const create = doc.paths['/crm/contacts'].post;
     expect(create.requestBody.required).toBe(true);
+    // A named component holding the fields a create sets, none the answer only shows.
+    expect(jsonSchemaOf(create.requestBody)).toEqual({ $ref: '#/components/schemas/ContactCreate' });
     const body = deref(jsonSchemaOf(create.requestBody));
     expect(body.type).toBe('object');
     expect(body.required).toEqual(['email']);
     const fields = Object.keys(body.properties);
-    const readOnly = fields.filter((name) => body.properties[name].readOnly === true);
-    expect(fields.filter((name) => !readOnly.includes(name)).sort()).toEqual(
-      ['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort(),
-    );
-    // Read-only fields are accepted and ignored (DECISIONS); any other name is refused.
-    expect(readOnly.sort()).toEqual(['createdAt', 'id', 'updatedAt']);
-    expect(body.propertyNames).toEqual({ enum: fields });
+    expect(fields.sort()).toEqual(['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort());
+    // Read-only fields are accepted at their current values (DECISIONS): named, not typed; any other name is refused.
+    expect(body.propertyNames.enum.sort()).toEqual([...fields, 'createdAt', 'id', 'updatedAt'].sort());
+    expect(body.description).toMatch(/read-only fields \(`id`, `createdAt`, `updatedAt`\)/);
 
     const contactRef = { $ref: '#/components/schemas/Contact' };
     const errorRef = { $ref: '#/components/schemas/Error' };

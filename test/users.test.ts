@@ -293,7 +293,8 @@ describe('passwords', () => {
       expect(JSON.stringify(success)).not.toMatch(/password/i);
     }
     expect(doc.paths['/users/{id}'].delete.security).toEqual([{ bearerAuth: ['admin'] }, { oauth2: ['admin'] }]);
-    const body = doc.paths['/users'].post.requestBody.content['application/json'].schema;
+    const { $ref } = doc.paths['/users'].post.requestBody.content['application/json'].schema;
+    const body = doc.components.schemas[$ref.replace('#/components/schemas/', '')];
     expect(body.required).toEqual(expect.arrayContaining(['email', 'role', 'password']));
     expect(body.properties.password).toMatchObject({ type: 'string', minLength: 8, writeOnly: true });
   });

@@ -2,7 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
-import { operationIdOf } from '../graphql/kit/routes.js';
+import { bodyNameOf, operationIdOf } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -131,8 +131,6 @@ function errorResponses(row: RestRoute) {
   return responses;
 }
 
-const READ_ONLY_NOTE = 'Read-only: accepted in a request body and ignored (the record keeps its value).';
-
 type Components = Record<string, JsonSchema>;
 
 /**
@@ -146,42 +144,62 @@ function requiredFieldsOf(body: z.ZodType): string[] {
   return Object.keys(shape).filter((name) => !shape[name]!.safeParse(undefined).success);
 }
 
-/** The fields an answer shows, by name, as the document describes them (a component's own, $refs and all). */
-function responseProperties(response: z.ZodType | undefined, components: Components): Record<string, JsonSchema> {
-  if (!response) return {};
-  const id = z.globalRegistry.get(response)?.id;
-  const json = id ? components[id] : toSchema(response, 'output');
-  return (json as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {};
+/**
+ * Whether the body may carry a record read with GET: a create's (POST to a
+ * collection) and an update's (PUT). An action's body is its input only.
+ */
+const takesRecordBack = (row: RestRoute) => row.method === 'put' || (row.method === 'post' && !row.path.includes(':'));
+
+const list = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
+
+/** What a body says of the record's other fields, which its properties leave out. */
+function roundTripNote(row: RestRoute, readOnly: string[]): string {
+  const actionOnly = readOnly.filter((name) => row.actionOnly?.[name]);
+  const fixed = readOnly.filter((name) => !row.actionOnly?.[name]);
+  return [
+    `A record read with GET may be sent back as it is: its read-only fields (${list(fixed)}) are accepted ` +
+      'at their current values and another value is refused (400), as is any other field.',
+    ...actionOnly.map((name) => `${row.actionOnly![name]}; here only its current value is accepted.`),
+  ].join(' ');
 }
 
 /**
- * A POST or PUT body: the route's body schema, plus the read-only fields the
- * server ignores (marked readOnly, typed as the answer shows them). The set of
- * names stays closed with `propertyNames` rather than `additionalProperties:
- * false`: validators drop readOnly properties from request schemas (Prism
- * does), and `additionalProperties: false` would then refuse the very fields
- * the server accepts. Required only when the schema requires a field: an absent
- * body is read as `{}`.
+ * A POST or PUT body as a named component (`ContactCreate`, `ContactUpdate`,
+ * `EmployeeTerminate`) holding the fields it sets, and nothing the answer only
+ * shows. A create's or update's body may also carry the record's read-only
+ * fields at their current values (the GET -> PUT round trip): their names are
+ * allowed by `propertyNames` and the description says so, rather than typed as
+ * readOnly properties, so a generated client's body type is the input alone
+ * and a validator (Prism drops readOnly properties from request schemas) still
+ * refuses any other name. Required only when the schema requires a field: an
+ * absent body is read as `{}`. A body with no field (an action that takes no
+ * input) stays inline: an empty object.
  */
 function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Components) {
   const { required: _guessed, ...json } = toSchema(row.body, 'input') as JsonSchema & {
     properties?: Record<string, JsonSchema>;
   };
   const required = requiredFieldsOf(row.body);
-  const shown = responseProperties(row.response, components);
-  const readOnly = Object.fromEntries(
-    row.readOnly.map((name) => {
-      const { description, ...schema } = shown[name] ?? {};
-      const note = row.actionOnly?.[name] ? `${row.actionOnly[name]}: another value is refused (400).` : READ_ONLY_NOTE;
-      return [name, { ...schema, readOnly: true, description: [description, note].filter(Boolean).join(' ') }];
-    }),
-  );
+  const fields = Object.keys(json.properties ?? {});
+  const readOnly = takesRecordBack(row) ? row.readOnly.filter((name) => !fields.includes(name)) : [];
   const { additionalProperties: _closed, ...open } = json;
-  const properties = { ...json.properties, ...readOnly };
-  const schema = {
-    ...(row.readOnly.length ? { ...open, properties, propertyNames: { enum: Object.keys(properties) } } : json),
+  const body = {
+    ...(readOnly.length
+      ? {
+          ...open,
+          description: [json.description, roundTripNote(row, readOnly)].filter(Boolean).join(' '),
+          propertyNames: { enum: [...fields, ...readOnly] },
+        }
+      : json),
     ...(required.length && { required }),
   };
+  let schema: JsonSchema = body;
+  if (fields.length) {
+    const name = bodyNameOf(row);
+    if (components[name]) throw new Error(`component ${name} is taken: give the body of ${row.path} another name`);
+    components[name] = body;
+    schema = { $ref: COMPONENT_URI(name) };
+  }
   return {
     required: required.length > 0,
     content: { 'application/json': { schema } },

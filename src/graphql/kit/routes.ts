@@ -50,6 +50,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   operationId?: string;
   query?: Q;
   body?: B;
+  /** The body's OpenAPI component name when not derived from the operationId (see bodyNameOf). */
+  bodyName?: string;
   variables(input: RouteInput<z.output<Q>, z.output<B>>): Record<string, unknown>;
   status: 200 | 201 | 202 | 204;
   /** Answers a file (streamed) instead of the operation's JSON. */
@@ -82,6 +84,17 @@ export function operationIdOf(row: Pick<RestRoute, 'operationId' | 'operation' |
   const field = rootFieldOf(row.operation);
   if (/^\s*mutation\b/.test(row.operation)) return field;
   return `${/\/:\w+$/.test(row.path) ? 'get' : 'list'}${upperFirst(field)}`;
+}
+
+/**
+ * The OpenAPI component of a row's body: the row's own, else the operationId's
+ * noun and verb (`createApiKey` -> `ApiKeyCreate`, `redeliverWebhook` ->
+ * `WebhookRedeliver`).
+ */
+export function bodyNameOf(row: Pick<RestRoute, 'bodyName' | 'operationId' | 'operation' | 'method' | 'path'>): string {
+  if (row.bodyName) return row.bodyName;
+  const [, verb, noun] = /^([a-z]+)(.*)$/.exec(operationIdOf(row))!;
+  return `${noun}${upperFirst(verb!)}`;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -179,6 +192,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         description: descriptions.create,
         operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${fields} } }`,
         body: input.create,
+        bodyName: `${name}Create`,
         variables: ({ body }) => ({ input: body }),
         status: 201,
         response: object,
@@ -215,6 +229,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
           descriptions.update ?? 'Partial: fields sent are changed, omitted are kept, null clears an optional field.',
         operation: `mutation ($id: ID!, $input: Update${name}Input!) { update${name}(id: $id, input: $input) { ${fields} } }`,
         body: input.update,
+        bodyName: `${name}Update`,
         variables: ({ params, body }) => ({ id: params.id, input: body }),
         status: 200,
         response: object,
@@ -256,6 +271,8 @@ export interface ActionRouteOptions {
   mutation: string;
   /** The OpenAPI operationId when not the mutation's name (`clockOutAttendanceRecord`). */
   operationId?: string;
+  /** The body's OpenAPI component name when not derived from the operationId (`AttendanceClockOut`). */
+  bodyName?: string;
   /** The answer's type. */
   type: PublicType;
   status?: 200 | 201;
@@ -272,6 +289,7 @@ export function actionRoute(options: ActionRouteOptions): RestRoute {
     summary: options.summary,
     description: options.description,
     operationId: options.operationId,
+    bodyName: options.bodyName,
     operation: body
       ? `mutation ($id: ID!, $input: ${body.inputType}${body.optional ? '' : '!'}) { ${options.mutation}(id: $id, input: $input) { ${fields} } }`
       : `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${fields} } }`,

@@ -8,7 +8,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
-import { DateTime } from './date-time.js';
+import { CalendarDate, DateTime } from './date-time.js';
 import { fieldEnum } from './enums.js';
 
 /** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
@@ -60,7 +60,7 @@ export const FIELD_KINDS = {
   },
   /** A calendar date, YYYY-MM-DD. */
   date: {
-    graphql: () => String,
+    graphql: () => CalendarDate,
     schema: () => z.iso.date().describe('YYYY-MM-DD'),
     sql: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
     fromRow: (v) => (v as Date).toISOString().slice(0, 10),

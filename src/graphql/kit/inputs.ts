@@ -7,7 +7,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import { DateTime } from './date-time.js';
+import { CalendarDate, DateTime } from './date-time.js';
 import { fieldEnum } from './enums.js';
 import type { GraphQLTypeFunction } from './fields.js';
 
@@ -94,7 +94,7 @@ const isIdName = (field: string) => field === 'id' || field.endsWith('Id');
 
 /**
  * The GraphQL type of a zod schema: strings (an ID for `id`/`…Id`, a DateTime for
- * an ISO date-time), whole numbers, booleans, lists of them, and enums (the
+ * an ISO date-time, a Date for a calendar date), whole numbers, booleans, lists of them, and enums (the
  * resource's enum of that field, as its public field declares it).
  */
 export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunction {
@@ -102,6 +102,7 @@ export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunct
   switch (def.type) {
     case 'string':
       if (def.format === 'datetime') return () => DateTime;
+      if (def.format === 'date') return () => CalendarDate;
       return at && isIdName(at.field) ? () => ID : () => String;
     case 'enum': {
       const values = Object.values(def.entries as Record<string, string>);

@@ -5,6 +5,7 @@ import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from './type.js';
 
@@ -35,7 +36,7 @@ export class EventResolver {
   }
 
   @Requires()
-  @Query(() => Event)
+  @Query(() => Event, lookupOptions('event'))
   event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Event> {
     return ctx.services.events.get(requirePrincipal(ctx), id);
   }

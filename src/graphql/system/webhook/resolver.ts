@@ -7,6 +7,7 @@ import { givenArgs } from '../../kit/args.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { loaderFor } from '../../kit/loaders.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from '../event/type.js';
 import { deliveryList, webhookInput, webhookList } from './input.js';
@@ -50,7 +51,7 @@ export class WebhookResolver {
   }
 
   @Requires('admin')
-  @Query(() => Webhook)
+  @Query(() => Webhook, lookupOptions('webhook'))
   webhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Webhook> {
     return ctx.services.webhooks.get(requirePrincipal(ctx), id);
   }

@@ -3,7 +3,7 @@
 // ISO 8601 UTC string REST and events show (`2026-01-02T03:04:05.678Z`), never
 // as a Date: REST runs the same operations in-process, and services validate
 // strings. And the `Date` scalar of every calendar date, YYYY-MM-DD both ways.
-import { GraphQLScalarType, Kind } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLDateTime } from 'graphql-scalars';
 
 // What Date#toISOString and the kit's SQL (fields.ts) produce: shown as it is.
@@ -32,7 +32,8 @@ function calendarDay(value: unknown): string {
   // Date.UTC maps years 0-99 to 1900-1999: set the year again before comparing.
   date?.setUTCFullYear(Number(year));
   if (!date || Number(year) < 1 || date.toISOString().slice(0, 10) !== value) {
-    throw new TypeError(`must be a calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+    // A GraphQLError, as graphql-scalars throws: graphql/errors.ts makes it a VALIDATION_ERROR naming the field.
+    throw new GraphQLError(`must be a calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
   }
   return value as string;
 }
@@ -45,7 +46,7 @@ export const CalendarDate = new GraphQLScalarType<string, string>({
   serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : calendarDay(value)),
   parseValue: calendarDay,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new TypeError('must be a calendar date YYYY-MM-DD, as a string');
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('must be a calendar date YYYY-MM-DD, as a string');
     return calendarDay(ast.value);
   },
 });

@@ -88,7 +88,8 @@ export function domainErrorOf(error: GraphQLError): DomainError {
  * GraphQL clients (Apollo Client's error links, retry policies) look for them,
  * so they stay; both are 400, and an error of either names its field as ours do.
  */
-const APOLLO_DOCUMENT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED']);
+export const GRAPHQL_DOCUMENT_CODES = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED'] as const;
+const APOLLO_DOCUMENT_CODES = new Set<string>(GRAPHQL_DOCUMENT_CODES);
 
 function documentCodeOf(error: unknown, domain: DomainError): string | undefined {
   const code = error instanceof GraphQLError ? error.extensions?.code : undefined;

@@ -89,8 +89,10 @@ export function referringField<S extends { id: string }>(options: {
       (record: { id: string }, args: RelationPageArgs, ctx: Context) => {
         const window = parseInput(pageSchema, { page: args.page ?? undefined, limit: args.limit ?? undefined });
         const principal = requirePrincipal(ctx);
-        const loader = loaderFor<string, Page<S>>(ctx, `${on.type.name}.${name}:${window.page}:${window.limit}`, (ids) =>
-          serviceOf(ctx, source).pagesBy(principal, field, ids, window),
+        const loader = loaderFor<string, Page<S>>(
+          ctx,
+          `${on.type.name}.${name}:${window.page}:${window.limit}`,
+          (ids) => serviceOf(ctx, source).pagesBy(principal, field, ids, window),
         );
         return loader.load(record.id);
       },

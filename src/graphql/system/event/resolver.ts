@@ -8,6 +8,7 @@ import { PageOf, type Page } from '../../kit/page.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from './type.js';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 @ArgsType()
 class EventListArgs {
@@ -17,7 +18,7 @@ class EventListArgs {
   @Field(() => Int, { nullable: true })
   limit?: number;
 
-  @Field(() => String, { nullable: true, description: 'Only events of this type.' })
+  @Field(() => EventTypeEnum, { nullable: true, description: 'Only events of this type.' })
   type?: string;
 
   @Field(() => Int, { nullable: true, description: 'Only events created at or after this Unix time (seconds).' })

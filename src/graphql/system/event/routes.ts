@@ -24,7 +24,7 @@ export const eventRoutes = [
     tag: 'Events',
     summary: 'List events',
     description: 'Events of the organization whose area the credential can read, oldest first.',
-    operation: `query ($page: Int, $limit: Int, $type: String, $since: Int) {
+    operation: `query ($page: Int, $limit: Int, $type: EventType, $since: Int) {
       events(page: $page, limit: $limit, type: $type, since: $since) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
     query: eventFilterSchema,
     variables: ({ query }) => query,

@@ -1,12 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 @ObjectType({ simpleResolvers: true, description: 'Something that happened, as webhooks deliver it.' })
 export class Event {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String)
+  @Field(() => EventTypeEnum)
   type!: string;
 
   @Field(() => Int, { description: 'Unix time in seconds.' })

@@ -5,6 +5,7 @@ import { USER_ROLES } from '../../../auth/user-scopes.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, likePattern } from '../../kit/list.js';
 import { email, password, scopeList, text } from '../../kit/values.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 
 const role = z.enum(USER_ROLES, { message: `must be one of ${USER_ROLES.join(', ')}` });
 
@@ -16,6 +17,7 @@ const fields = defineInput('User', {
   name: optional(text(200)),
   role: required(role, { description: '`admin` (every scope) or `member` (the scopes listed).' }),
   scopes: optional(memberScopes, {
+    graphql: () => [ScopeEnum],
     description:
       "A member's scopes, each held by the caller; not `admin` (make the user an admin instead). " +
       "An admin's scopes are `['admin']`: omit them or send exactly that.",

@@ -7,6 +7,7 @@ import { defineList, filter } from '../../kit/list.js';
 import { MAX_INT, wholeNumber } from '../../kit/page.js';
 import { text } from '../../kit/values.js';
 import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 const KNOWN = Object.keys(EVENT_TYPES);
 
@@ -45,7 +46,7 @@ const webhookUrl = z
 
 export const webhookInput = defineInput('Webhook', {
   url: required(webhookUrl),
-  events: required(eventTypeList, { graphql: () => [String], description: 'Event types to deliver.' }),
+  events: required(eventTypeList, { graphql: () => [EventTypeEnum], description: 'Event types to deliver.' }),
   description: optional(text(500)),
   status: optional(z.enum(WEBHOOK_STATUSES, { message: 'must be enabled or disabled' }), {
     description: 'enabled (the default) or disabled; enabling again clears disabledReason.',

@@ -384,12 +384,12 @@ describe('GraphQL', () => {
     const again = await server.gql(`mutation ($id: ID!) { clockOutAttendance(id: $id) { id } }`, { id }, { key });
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     const related = await server.gql(
-      `query ($id: ID!) { employee(id: $id) { attendance(limit: 10) { id minutesWorked } } attendanceRecord(id: "${id}") { id } attendance(employeeId: $id) { data { id } } }`,
+      `query ($id: ID!) { employee(id: $id) { attendance(limit: 10) { data { id minutesWorked } } } attendanceRecord(id: "${id}") { id } attendance(employeeId: $id) { data { id } } }`,
       { id: employee.id },
       { key },
     );
     expect(related.errors, related.text).toBeUndefined();
-    expect(related.data.employee.attendance).toEqual([{ id, minutesWorked: 480 }]);
+    expect(related.data.employee.attendance.data).toEqual([{ id, minutesWorked: 480 }]);
     expect(related.data.attendanceRecord).toEqual({ id });
     expect(related.data.attendance.data).toEqual([{ id }]);
   });

@@ -546,7 +546,7 @@ describe('GraphQL', () => {
     const lonely = await createDeal();
     const res = await server.gql(
       `query ($id: ID!, $a: ID!, $b: ID!) {
-        contact(id: $id) { id deals { id stage } }
+        contact(id: $id) { id deals { data { id stage } pagination { total } } }
         a: deal(id: $a) { contact { id email } }
         b: deal(id: $b) { contact { id } } }`,
       { id: contact.id, a: first.id, b: lonely.id },
@@ -556,10 +556,13 @@ describe('GraphQL', () => {
     expect(res.data).toEqual({
       contact: {
         id: contact.id,
-        deals: [
-          { id: first.id, stage: 'lead' },
-          { id: second.id, stage: 'qualified' },
-        ],
+        deals: {
+          data: [
+            { id: first.id, stage: 'lead' },
+            { id: second.id, stage: 'qualified' },
+          ],
+          pagination: { total: 2 },
+        },
       },
       a: { contact: { id: contact.id, email: contact.email } },
       b: { contact: null },
@@ -709,13 +712,13 @@ describe('relation fields cost one query per list', () => {
   });
 
   it('answers Contact.deals for 50 contacts with one deals query', async () => {
-    let data: { contacts: { data: { id: string; deals: { id: string }[] }[] } } | undefined;
+    let data: { contacts: { data: { id: string; deals: { data: { id: string }[] } }[] } } | undefined;
     const statements = await counter.during(async () => {
-      data = await gql('{ contacts(limit: 50) { data { id deals { id } } } }');
+      data = await gql('{ contacts(limit: 50) { data { id deals { data { id } } } } }');
     });
     expect(data!.contacts.data).toHaveLength(50);
     for (const contact of data!.contacts.data) {
-      expect(contact.deals.map((deal) => deal.id)).toEqual(expected.get(contact.id));
+      expect(contact.deals.data.map((deal) => deal.id)).toEqual(expected.get(contact.id));
     }
     expect(statements.filter(readsFrom('Deal'))).toHaveLength(1);
   });
@@ -723,22 +726,29 @@ describe('relation fields cost one query per list', () => {
   it('pages Contact.deals with page and limit, each contact its own pages, in one deals query', async () => {
     const withDeals = [...expected].filter(([, deals]) => deals.length >= 2).slice(0, 5);
     expect(withDeals.length).toBeGreaterThan(1);
-    let data: { contacts: { data: { id: string; first: { id: string }[]; second: { id: string }[] }[] } } | undefined;
+    type DealPage = {
+      data: { id: string }[];
+      pagination: { page: number; limit: number; total: number; pages: number };
+    };
+    let data: { contacts: { data: { id: string; first: DealPage; second: DealPage }[] } } | undefined;
+    const page = '{ data { id } pagination { page limit total pages } }';
     const statements = await counter.during(async () => {
       data = await gql(
-        '{ contacts(limit: 50) { data { id first: deals(limit: 1) { id } second: deals(page: 2, limit: 1) { id } } } }',
+        `{ contacts(limit: 50) { data { id first: deals(limit: 1) ${page} second: deals(page: 2, limit: 1) ${page} } } }`,
       );
     });
     for (const contact of data!.contacts.data) {
       const deals = expected.get(contact.id) ?? [];
-      expect(contact.first.map((deal) => deal.id)).toEqual(deals.slice(0, 1));
-      expect(contact.second.map((deal) => deal.id)).toEqual(deals.slice(1, 2));
+      expect(contact.first.data.map((deal) => deal.id)).toEqual(deals.slice(0, 1));
+      expect(contact.second.data.map((deal) => deal.id)).toEqual(deals.slice(1, 2));
+      // Paged as a root list is: the same pagination, the total counted past the page asked for.
+      expect(contact.second.pagination).toEqual({ page: 2, limit: 1, total: deals.length, pages: deals.length });
     }
     // One query per page asked for, whatever the number of contacts.
     expect(statements.filter(readsFrom('Deal'))).toHaveLength(2);
     const refused = await counted.request('POST', '/graphql', {
       key: countedKey,
-      body: { query: '{ contacts { data { deals(limit: 101) { id } } } }' },
+      body: { query: '{ contacts { data { deals(limit: 101) { data { id } } } } }' },
     });
     expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });
   });

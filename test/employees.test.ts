@@ -142,14 +142,17 @@ describe('managers', () => {
     const b = await hire({ managerId: boss.id });
     const res = await server.gql(
       `query ($id: ID!, $a: ID!) {
-        employee(id: $id) { reports { id } second: reports(page: 2, limit: 1) { id } }
+        employee(id: $id) { reports { data { id } } second: reports(page: 2, limit: 1) { data { id } pagination { total } } }
         a: employee(id: $a) { manager { id email } } }`,
       { id: boss.id, a: a.id },
       { key },
     );
     expect(res.errors, res.text).toBeUndefined();
     expect(res.data).toEqual({
-      employee: { reports: [{ id: a.id }, { id: b.id }], second: [{ id: b.id }] },
+      employee: {
+        reports: { data: [{ id: a.id }, { id: b.id }] },
+        second: { data: [{ id: b.id }], pagination: { total: 2 } },
+      },
       a: { manager: { id: boss.id, email: boss.email } },
     });
   });

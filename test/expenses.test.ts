@@ -375,14 +375,14 @@ describe('lists and GraphQL', () => {
     const read = await server.gql(
       `query ($id: ID!, $employee: ID!) {
         expense(id: $id) { amount employee { id } }
-        employee(id: $employee) { expenses(limit: 100) { id } }
+        employee(id: $employee) { expenses(limit: 100) { data { id } } }
       }`,
       { id: two.id, employee: employeeId },
       { key },
     );
     expect(read.errors, read.text).toBeUndefined();
     expect(read.data.expense).toEqual({ amount: 4250, employee: { id: employeeId } });
-    expect(read.data.employee.expenses.map((e: { id: string }) => e.id)).toContain(two.id);
+    expect(read.data.employee.expenses.data.map((e: { id: string }) => e.id)).toContain(two.id);
     // The employee is HR's: reading it needs hr:read.
     const financeOnly = await org.key(['finance:read']);
     const denied = await server.gql(

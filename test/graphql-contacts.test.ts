@@ -112,14 +112,15 @@ describe('createContact', () => {
     expect(res.body.data ?? null).toBeNull();
   });
 
-  it('rejects a missing email with VALIDATION_ERROR naming email (inline input)', async () => {
+  it("rejects a missing email with Apollo's GRAPHQL_VALIDATION_FAILED naming email (inline input)", async () => {
     const res = await gql(
       `mutation { createContact(input: { firstName: "No", lastName: "Mail" }) { id } }`,
       {},
       { key },
     );
     const error = onlyError(res);
-    expect(error.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'email' });
+    // The document itself is invalid: Apollo's code, which GraphQL clients look for (issue 23).
+    expect(error.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', field: 'email' });
   });
 
   it('rejects a null email with VALIDATION_ERROR naming email', async () => {
@@ -238,11 +239,13 @@ describe('contacts and contact', () => {
     expect(onlyError(page).extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'page' });
   });
 
-  it('answers NOT_FOUND for an unknown id', async () => {
+  it('answers NOT_FOUND for an unknown id, and null in its place only', async () => {
     const res = await gql(GET, { id: 'con_doesnotexist' }, { key: listKey });
     const error = onlyError(res);
     expect(error.extensions?.code).toBe('NOT_FOUND');
-    expect(res.body.data).toBeNull();
+    expect((error as { path?: unknown }).path).toEqual(['contact']);
+    // A lookup by id is nullable (issue 23): the rest of an answer survives a missing record.
+    expect(res.body.data).toEqual({ contact: null });
   });
 });
 
@@ -439,13 +442,13 @@ describe('GraphQL and REST show the same contact', () => {
 });
 
 describe('error hygiene', () => {
-  it('a document error is a VALIDATION_ERROR without internals', async () => {
+  it("a document error carries Apollo's code, without internals", async () => {
     const unknownField = onlyError(await gql(`query { contacts { data { password } } }`, {}, { key }));
-    expect(unknownField.extensions?.code).toBe('VALIDATION_ERROR');
+    expect(unknownField.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const syntax = await gql(`query { contacts( }`, {}, { key });
     expect(syntax.body.errors.length).toBeGreaterThan(0);
     for (const error of syntax.body.errors) {
-      expect(error.extensions?.code).toBe('VALIDATION_ERROR');
+      expect(error.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
       expectNoInternals(error);
     }
   });

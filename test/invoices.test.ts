@@ -282,11 +282,15 @@ describe('GraphQL', () => {
     );
     expect(opened.body.data.openInvoice.status).toBe('open');
     const read = await server.gql(
-      `query ($id: ID!) { invoice(id: $id) { number contact { id } payments { id } } }`,
+      `query ($id: ID!) { invoice(id: $id) { number contact { id } payments { data { id } } } }`,
       { id: invoice.id },
       { key },
     );
     expect(read.body.errors).toBeUndefined();
-    expect(read.body.data.invoice).toEqual({ number: invoice.number, contact: { id: contactId }, payments: [] });
+    expect(read.body.data.invoice).toEqual({
+      number: invoice.number,
+      contact: { id: contactId },
+      payments: { data: [] },
+    });
   });
 });

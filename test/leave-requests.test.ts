@@ -397,13 +397,13 @@ describe('GraphQL', () => {
     );
     expect(rejected.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     const related = await server.gql(
-      `query ($id: ID!) { employee(id: $id) { leaveRequests(limit: 5) { id status } }
+      `query ($id: ID!) { employee(id: $id) { leaveRequests(limit: 5) { data { id status } } }
         leaveRequests(employeeId: $id, status: approved) { data { id } } }`,
       { id: employee.id },
       { key },
     );
     expect(related.errors, related.text).toBeUndefined();
-    expect(related.data.employee.leaveRequests).toEqual([{ id, status: 'approved' }]);
+    expect(related.data.employee.leaveRequests.data).toEqual([{ id, status: 'approved' }]);
     expect(related.data.leaveRequests.data).toEqual([{ id }]);
   });
 });

@@ -296,7 +296,7 @@ describe('requiring PKCE', () => {
 
   it('is in GraphQL and in the OpenAPI document', async () => {
     const created = await server.gql(
-      `mutation { createOauthApp(input: {name: "G", redirectUris: ["https://g.example.test/cb"], scopes: ["crm:read"], requirePkce: false}) {
+      `mutation { createOauthApp(input: {name: "G", redirectUris: ["https://g.example.test/cb"], scopes: [crm_read], requirePkce: false}) {
         id requirePkce } }`,
       {},
       { key: admin },
@@ -347,7 +347,7 @@ describe('deleting an app', () => {
 describe('GraphQL', () => {
   it('creates and lists apps with the same shapes', async () => {
     const created = await server.gql(
-      `mutation { createOauthApp(input: {name: "From GraphQL", redirectUris: ["https://g.example.test/cb"], scopes: ["crm:read"]}) {
+      `mutation { createOauthApp(input: {name: "From GraphQL", redirectUris: ["https://g.example.test/cb"], scopes: [crm_read]}) {
         id clientId clientSecret clientType } }`,
       {},
       { key: admin },

@@ -139,7 +139,7 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
 const ACTION_BODIES: Record<string, Body> = {
-  postWebhooksIdRedeliver: { since: 0 },
+  redeliverWebhook: { since: 0 },
 };
 
 // How a collection the API does not create into gets an item, by its path.
@@ -154,16 +154,16 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
 
 // What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
 const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
-  postHrEmployeesIdReinstate: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
+  reinstateEmployee: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
   // The file exists once the worker has written it.
-  getExportsIdDownload: async (path) => {
+  downloadExport: async (path) => {
     const shown = `/v1${path.replace(/\/download$/, '')}`;
     await eventually(async () => (await server.rest('GET', shown, { key: admin })).body?.status === 'completed');
   },
   // An expense is decided once submitted, and reimbursed once approved.
-  postFinanceExpensesIdApprove: (path) => act(path.replace(/\/approve$/, '/submit')),
-  postFinanceExpensesIdReject: (path) => act(path.replace(/\/reject$/, '/submit')),
-  postFinanceExpensesIdReimburse: async (path) => {
+  approveExpense: (path) => act(path.replace(/\/approve$/, '/submit')),
+  rejectExpense: (path) => act(path.replace(/\/reject$/, '/submit')),
+  reimburseExpense: async (path) => {
     await act(path.replace(/\/reimburse$/, '/submit'));
     await act(path.replace(/\/reimburse$/, '/approve'));
   },
@@ -185,49 +185,49 @@ function conflictAfter(collection: string, first: string[], action: string, body
 
 /** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
 const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
-  postHrEmployeesIdTerminate: conflictAfter('/hr/employees', ['terminate'], 'terminate'),
-  postHrEmployeesIdReinstate: conflictAfter('/hr/employees', [], 'reinstate'),
-  putHrEmployeesId: async () => {
+  terminateEmployee: conflictAfter('/hr/employees', ['terminate'], 'terminate'),
+  reinstateEmployee: conflictAfter('/hr/employees', [], 'reinstate'),
+  updateEmployee: async () => {
     const taken = await create('/hr/employees', '/hr/employees');
     const other = await create('/hr/employees', '/hr/employees');
     return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
   },
-  postHrAttendanceIdClockout: conflictAfter('/hr/attendance', ['clock-out'], 'clock-out'),
-  postHrLeaverequestsIdApprove: conflictAfter('/hr/leave-requests', ['cancel'], 'approve'),
-  postHrLeaverequestsIdReject: conflictAfter('/hr/leave-requests', ['approve'], 'reject'),
-  postHrLeaverequestsIdCancel: conflictAfter('/hr/leave-requests', ['cancel'], 'cancel'),
-  putHrLeaverequestsId: async () => {
+  clockOutAttendanceRecord: conflictAfter('/hr/attendance', ['clock-out'], 'clock-out'),
+  approveLeaveRequest: conflictAfter('/hr/leave-requests', ['cancel'], 'approve'),
+  rejectLeaveRequest: conflictAfter('/hr/leave-requests', ['approve'], 'reject'),
+  cancelLeaveRequest: conflictAfter('/hr/leave-requests', ['cancel'], 'cancel'),
+  updateLeaveRequest: async () => {
     const record = await create('/hr/leave-requests', '/hr/leave-requests');
     await act(`/hr/leave-requests/${record.id}/approve`);
     return via('PUT', `/hr/leave-requests/${record.id}`, { key: admin, body: { reason: 'Too late' } });
   },
-  putCrmContactsId: async () => {
+  updateContact: async () => {
     const taken = await create('/crm/contacts', '/crm/contacts');
     const other = await create('/crm/contacts', '/crm/contacts');
     return via('PUT', `/crm/contacts/${other.id}`, { key: admin, body: { email: taken.email } });
   },
-  putCrmDealsId: async () => {
+  updateDeal: async () => {
     const deal = await create('/crm/deals', '/crm/deals');
     const won = await server.rest('PUT', `/v1/crm/deals/${deal.id}`, { key: admin, body: { stage: 'won' } });
     expect(won.status, won.text).toBe(200);
     return via('PUT', `/crm/deals/${deal.id}`, { key: admin, body: { stage: 'lead' } });
   },
-  putHrPayrollrunsId: async () => {
+  updatePayrollRun: async () => {
     const run = await create('/hr/payroll-runs', '/hr/payroll-runs');
     const processed = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: admin });
     expect(processed.status, processed.text).toBe(200);
     return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
   },
   // An expense is edited only while draft; each action from a state it cannot start from.
-  putFinanceExpensesId: async () => {
+  updateExpense: async () => {
     const expense = await create('/finance/expenses', '/finance/expenses');
     await act(`/finance/expenses/${expense.id}/submit`);
     return via('PUT', `/finance/expenses/${expense.id}`, { key: admin, body: { amount: 1 } });
   },
-  postFinanceExpensesIdSubmit: conflictAfter('/finance/expenses', ['submit'], 'submit'),
+  submitExpense: conflictAfter('/finance/expenses', ['submit'], 'submit'),
   ...Object.fromEntries(
     ['Approve', 'Reject', 'Reimburse'].map((action) => [
-      `postFinanceExpensesId${action}`,
+      `${action.toLowerCase()}Expense`,
       async () => {
         const draft = await create('/finance/expenses', '/finance/expenses');
         return via('POST', `/finance/expenses/${draft.id}/${action.toLowerCase()}`, { key: admin });
@@ -235,7 +235,7 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     ]),
   ),
   // A contact an invoice is made out to cannot be deleted.
-  deleteCrmContactsId: async () => {
+  deleteContact: async () => {
     const contact = await create('/crm/contacts', '/crm/contacts');
     const invoiced = await server.rest('POST', '/v1/finance/invoices', {
       key: admin,
@@ -246,15 +246,15 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
   },
   // An open invoice cannot be edited nor opened again; one with payments cannot be voided;
   // a payment against a draft is refused.
-  putFinanceInvoicesId: async () => {
+  updateInvoice: async () => {
     const invoice = await openInvoice();
     return via('PUT', `/finance/invoices/${invoice.id}`, { key: admin, body: { notes: 'late' } });
   },
-  postFinanceInvoicesIdOpen: async () => {
+  openInvoice: async () => {
     const invoice = await openInvoice();
     return via('POST', `/finance/invoices/${invoice.id}/open`, { key: admin });
   },
-  postFinanceInvoicesIdVoid: async () => {
+  voidInvoice: async () => {
     const invoice = await openInvoice();
     const paid = await server.rest('POST', '/v1/finance/payments', {
       key: admin,
@@ -263,13 +263,13 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(paid.status, paid.text).toBe(201);
     return via('POST', `/finance/invoices/${invoice.id}/void`, { key: admin });
   },
-  postFinancePayments: async () => {
+  createPayment: async () => {
     const draft = await create('/finance/invoices', '/finance/invoices');
     const body = { invoiceId: draft.id, amount: 1, currency: 'EUR', method: 'cash' };
     return via('POST', '/finance/payments', { key: admin, body });
   },
   // An export that failed has no file (one not yet completed neither, but the worker is quick).
-  getExportsIdDownload: async () => {
+  downloadExport: async () => {
     const id = `xpt_${'1'.repeat(26)}`;
     await server.prisma.$executeRawUnsafe(
       `insert into "Export" (id, "organizationId", resource, format, status, "failureReason", "updatedAt")
@@ -280,11 +280,11 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     return via('GET', `/exports/${id}/download`, { key: admin });
   },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
-  putUsersId: async () => {
+  updateUser: async () => {
     const { key, adminId } = await loneAdmin();
     return via('PUT', `/users/${adminId}`, { key, body: { role: 'member', scopes: ['crm:read'] } });
   },
-  deleteUsersId: async () => {
+  deleteUser: async () => {
     const { key, adminId } = await loneAdmin();
     return via('DELETE', `/users/${adminId}`, { key });
   },
@@ -386,8 +386,11 @@ function keyWith(scopes: Scope[]): Promise<string> {
   return keys.get(name)!;
 }
 
+/** The operation's body schema: its component, when named (`ContactCreate`). */
 function requestSchema(operation: DocumentedOperation): Body | undefined {
-  return operation.spec.requestBody?.content?.['application/json']?.schema;
+  const schema = operation.spec.requestBody?.content?.['application/json']?.schema;
+  const component = /^#\/components\/schemas\/(\w+)$/.exec(schema?.$ref ?? '')?.[1];
+  return component ? servedDocument.components.schemas[component] : schema;
 }
 
 /**
@@ -422,7 +425,7 @@ function otherRequest(
   ids: string[],
   body: Body | undefined,
 ): { path: string; body: Body | undefined } | undefined {
-  if (requestSchema(operation)?.properties?.id?.readOnly) return { path, body: { ...body, id: 'ignored' } };
+  if (requestSchema(operation)?.propertyNames?.enum?.includes('id')) return { path, body: { ...body, id: 'ignored' } };
   const last = ids.at(-1);
   if (!last) return undefined;
   const at = path.lastIndexOf(last);
@@ -523,10 +526,49 @@ describe.each(TITLED)('%s', (_title, operation) => {
     const headers: Record<string, string> = verb === 'POST' ? { 'Idempotency-Key': idempotencyKey } : {};
     expectAnswer(operation, await via(verb, path, { key, body, headers }), documentedSuccess(operation), false);
 
-    // The same key with another request (valid as the document says) conflicts.
+    // The same key with another request (valid as the document says) conflicts: for a create, a
+    // read-only field added; for an action, whose body is its input only, another record's path.
     const other = verb === 'POST' && documents(409) ? otherRequest(operation, path, ids, body) : undefined;
     if (other) expectAnswer(operation, await via(verb, other.path, { key, body: other.body, headers }), 409, false);
     if (CONFLICTS[operationId]) expectAnswer(operation, await CONFLICTS[operationId](), 409, false);
+  });
+});
+
+/** Requests the server refuses for a rule of one field, by operationId: the document must state each rule. */
+const REFUSED_BY_RULE: [rule: string, operationId: string, body: () => Body][] = [
+  ['an email address', 'createContact', () => ({ email: 'not an address' })],
+  ['an ISO 4217 currency', 'createDeal', () => ({ title: 'Dollars', currency: 'DOLLARS' })],
+  ['an https receipt', 'createExpense', () => ({ ...expenseBody(), receiptUrl: 'http://receipts.example.test/1.pdf' })],
+  ['known event types', 'createWebhook', () => ({ url: `${receiver.url}/rule`, events: ['deal.signed'] })],
+  ['a deal starts open', 'createDeal', () => ({ title: 'Won already', currency: 'EUR', stage: 'won' })],
+  ['3 decimals of quantity', 'createInvoice', () => invoiceWith({ quantity: 1.2345 })],
+  [
+    "a member's scopes",
+    'createUser',
+    () => ({
+      email: `rule-${++counter}@example.test`,
+      role: 'member',
+      scopes: null,
+      password: 'a long enough password',
+    }),
+  ],
+];
+
+function expenseBody(): Body {
+  return CREATE_BODIES['/finance/expenses']!(++counter) as Body;
+}
+
+function invoiceWith(line: Body): Body {
+  const body = CREATE_BODIES['/finance/invoices']!(++counter) as Body;
+  return { ...body, lines: [{ ...body.lines[0], ...line }] };
+}
+
+describe('a rule of one field: the document states what the server refuses', () => {
+  it.each(REFUSED_BY_RULE)('%s (%s)', async (_rule, operationId, body) => {
+    const operation = OPERATIONS.find((candidate) => candidate.operationId === operationId)!;
+    expect(operation, operationId).toBeDefined();
+    const res = await via(operation.method.toUpperCase(), operation.template, { key: admin, body: body() });
+    expectAnswer(operation, res, 400, true);
   });
 });
 

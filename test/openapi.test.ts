@@ -197,6 +197,106 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/crm/contacts/{id}'].delete.security[0]).toEqual({ bearerAuth: ['crm:write'] });
   });
 
+  it('names each operation as a person would name the call: unique camelCase', () => {
+    const ids = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId as string),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z0-9]*)*$/);
+    const idOf = (method: string, path: string) => doc.paths[path][method].operationId;
+    expect(idOf('get', '/crm/contacts')).toBe('listContacts');
+    expect(idOf('post', '/crm/contacts')).toBe('createContact');
+    expect(idOf('get', '/crm/contacts/{id}')).toBe('getContact');
+    expect(idOf('put', '/crm/contacts/{id}')).toBe('updateContact');
+    expect(idOf('delete', '/crm/contacts/{id}')).toBe('deleteContact');
+    expect(idOf('post', '/hr/attendance/{id}/clock-out')).toBe('clockOutAttendanceRecord');
+    expect(idOf('post', '/webhooks/{id}/rotate-secret')).toBe('rotateWebhookSecret');
+    expect(idOf('get', '/api-keys')).toBe('listApiKeys');
+    expect(idOf('get', '/webhooks/{id}/deliveries')).toBe('listWebhookDeliveries');
+    expect(idOf('get', '/exports/{id}/download')).toBe('downloadExport');
+  });
+
+  it('declares the headers the answers carry: RateLimit-*, Retry-After and Idempotent-Replayed', () => {
+    const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    expect(Object.keys(doc.components.headers).sort()).toEqual(
+      ['Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'].sort(),
+    );
+    for (const header of Object.values(doc.components.headers as Record<string, any>)) {
+      expect(header.schema).toEqual(expect.objectContaining({ type: expect.any(String) }));
+    }
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (path === '/openapi.json') continue;
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          const where = `${method} ${path} ${status}`;
+          for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+            expect(response.headers?.[name], where).toEqual(ref(name));
+          }
+          if (status === '429' || status === '503')
+            expect(response.headers['Retry-After'], where).toEqual(ref('Retry-After'));
+          else expect(response.headers['Retry-After'], where).toBeUndefined();
+          if (method === 'post' && /^2/.test(status)) {
+            expect(response.headers['Idempotent-Replayed'], where).toEqual(ref('Idempotent-Replayed'));
+          }
+          if (method !== 'post') expect(response.headers['Idempotent-Replayed'], where).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('the declared headers are the ones the server sends', async () => {
+    const listed = await server.rest('GET', '/v1/crm/contacts', { key });
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
+      expect(listed.headers.get(name), name).toMatch(/^\d+$/);
+    }
+    const headers = { 'Idempotency-Key': `declared-${Date.now()}` };
+    const body = { email: `replayed-${Date.now()}@example.com` };
+    const first = await server.rest('POST', '/v1/crm/contacts', { key, body, headers });
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    const again = await server.rest('POST', '/v1/crm/contacts', { key, body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+  });
+
+  it('names each request body as a component without the fields only answers show; an action takes its input only', () => {
+    const bodyOf = (method: string, path: string) => jsonSchemaOf(doc.paths[path][method].requestBody);
+    const expected: [string, string, string][] = [
+      ['post', '/crm/contacts', 'ContactCreate'],
+      ['put', '/crm/contacts/{id}', 'ContactUpdate'],
+      ['post', '/finance/invoices', 'InvoiceCreate'],
+      ['put', '/finance/invoices/{id}', 'InvoiceUpdate'],
+      ['post', '/hr/employees/{id}/terminate', 'EmployeeTerminate'],
+      ['post', '/hr/attendance/{id}/clock-out', 'AttendanceClockOut'],
+      ['post', '/api-keys', 'ApiKeyCreate'],
+      ['post', '/webhooks/{id}/redeliver', 'WebhookRedeliver'],
+    ];
+    for (const [method, path, name] of expected) {
+      expect(bodyOf(method, path), `${method} ${path}`).toEqual({ $ref: `#/components/schemas/${name}` });
+    }
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!operation.requestBody) continue;
+        const body = deref(jsonSchemaOf(operation.requestBody));
+        for (const [name, field] of Object.entries(body.properties as Record<string, any>)) {
+          expect(field.readOnly, `${method} ${path} ${name}`).toBeUndefined();
+        }
+        const action = method === 'post' && path.includes('{');
+        if (action) expect(body.additionalProperties, `${method} ${path}`).toBe(false);
+      }
+    }
+    // An action's body names only its input: none of the record's fields.
+    const terminate = deref(bodyOf('post', '/hr/employees/{id}/terminate'));
+    expect(Object.keys(terminate.properties)).toEqual(['endDate']);
+    expect(terminate.propertyNames).toBeUndefined();
+    expect(bodyOf('post', '/finance/invoices/{id}/open')).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
+    const invoiceCreate = deref(bodyOf('post', '/finance/invoices'));
+    for (const shown of ['total', 'status', 'subtotal', 'id']) expect(invoiceCreate.properties[shown]).toBeUndefined();
+  });
+
   it('documents the OAuth flows whose access tokens the API takes', () => {
     expect(doc.components.securitySchemes.oauth2).toMatchObject({
       type: 'oauth2',
@@ -240,17 +340,16 @@ describe('GET /v1/openapi.json', () => {
   it('requires email in the create body and answers with Contact and Error schemas', () => {
     const create = doc.paths['/crm/contacts'].post;
     expect(create.requestBody.required).toBe(true);
+    // A named component holding the fields a create sets, none the answer only shows.
+    expect(jsonSchemaOf(create.requestBody)).toEqual({ $ref: '#/components/schemas/ContactCreate' });
     const body = deref(jsonSchemaOf(create.requestBody));
     expect(body.type).toBe('object');
     expect(body.required).toEqual(['email']);
     const fields = Object.keys(body.properties);
-    const readOnly = fields.filter((name) => body.properties[name].readOnly === true);
-    expect(fields.filter((name) => !readOnly.includes(name)).sort()).toEqual(
-      ['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort(),
-    );
-    // Read-only fields are accepted and ignored (DECISIONS); any other name is refused.
-    expect(readOnly.sort()).toEqual(['createdAt', 'id', 'updatedAt']);
-    expect(body.propertyNames).toEqual({ enum: fields });
+    expect(fields.sort()).toEqual(['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort());
+    // Read-only fields are accepted at their current values (DECISIONS): named, not typed; any other name is refused.
+    expect(body.propertyNames.enum.sort()).toEqual([...fields, 'createdAt', 'id', 'updatedAt'].sort());
+    expect(body.description).toMatch(/read-only fields \(`id`, `createdAt`, `updatedAt`\)/);
 
     const contactRef = { $ref: '#/components/schemas/Contact' };
     const errorRef = { $ref: '#/components/schemas/Error' };

@@ -233,13 +233,13 @@ describe('GraphQL', () => {
       invoice: { status: 'paid', amountDue: 0 },
     });
     const read = await server.gql(
-      `query ($id: ID!) { invoice(id: $id) { status payments(limit: 10) { id amount } } }`,
+      `query ($id: ID!) { invoice(id: $id) { status payments(limit: 10) { data { id amount } } } }`,
       { id: invoice.id },
       { key },
     );
     expect(read.body.data.invoice).toEqual({
       status: 'paid',
-      payments: [{ id: created.body.data.createPayment.id, amount: 250 }],
+      payments: { data: [{ id: created.body.data.createPayment.id, amount: 250 }] },
     });
   });
 });

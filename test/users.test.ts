@@ -40,6 +40,12 @@ const memberBody = (overrides: Body = {}): Body => ({
   ...overrides,
 });
 
+/** The same body as GraphQL takes it: scopes are the `Scope` enum's names (`crm_read`). */
+const inGraphQL = (body: Body): Body => ({
+  ...body,
+  ...(Array.isArray(body.scopes) && { scopes: body.scopes.map((scope: string) => scope.replace(':', '_')) }),
+});
+
 async function createUser(body: Body, key = admin) {
   const res = await server.rest('POST', '/v1/users', { key, body });
   expect(res.status, res.text).toBe(201);
@@ -200,18 +206,21 @@ describe('GraphQL users', () => {
     const email = uniqueEmail('grace');
     const created = await server.gql(
       CREATE,
-      { input: { email, name: 'Grace', role: 'member', scopes: ['crm:read'], password: PASSWORD } },
+      { input: { email, name: 'Grace', role: 'member', scopes: ['crm_read'], password: PASSWORD } },
       { key: admin },
     );
     expect(created.errors, created.text).toBeUndefined();
     const user = created.data.createUser;
-    expect(user).toMatchObject({ email, name: 'Grace', role: 'member', scopes: ['crm:read'] });
+    expect(user).toMatchObject({ email, name: 'Grace', role: 'member', scopes: ['crm_read'] });
     expectNoPassword(created);
 
     const read = await server.gql(GET, { id: user.id }, { key: admin });
     expect(read.data.user).toEqual(user);
-    // The REST answer is the same record.
-    expect((await server.rest('GET', `/v1/users/${user.id}`, { key: admin })).body).toEqual(user);
+    // The REST answer is the same record, its scopes spelt as REST writes them.
+    expect((await server.rest('GET', `/v1/users/${user.id}`, { key: admin })).body).toEqual({
+      ...user,
+      scopes: ['crm:read'],
+    });
 
     const listed = await server.gql(LIST, { role: 'member', q: 'grace' }, { key: admin });
     expect(listed.errors, listed.text).toBeUndefined();
@@ -219,11 +228,11 @@ describe('GraphQL users', () => {
 
     const updated = await server.gql(
       UPDATE,
-      { id: user.id, input: { name: 'Grace Hopper', scopes: ['crm:read', 'crm:write'] } },
+      { id: user.id, input: { name: 'Grace Hopper', scopes: ['crm_read', 'crm_write'] } },
       { key: admin },
     );
     expect(updated.errors, updated.text).toBeUndefined();
-    expect(updated.data.updateUser).toMatchObject({ name: 'Grace Hopper', scopes: ['crm:read', 'crm:write'] });
+    expect(updated.data.updateUser).toMatchObject({ name: 'Grace Hopper', scopes: ['crm_read', 'crm_write'] });
 
     const deleted = await server.gql(DELETE, { id: user.id }, { key: admin });
     expect(deleted.data, deleted.text).toEqual({ deleteUser: true });
@@ -239,7 +248,7 @@ describe('GraphQL users', () => {
         { key: admin },
       );
       expect(res.data ?? undefined).toBeUndefined();
-      expect(onlyError(res).extensions?.code).toBe('VALIDATION_ERROR');
+      expect(onlyError(res).extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(res.text).not.toContain('scrypt');
     }
     const type = await server.gql(`{ __type(name: "User") { fields { name } } }`, {}, { key: admin });
@@ -249,7 +258,7 @@ describe('GraphQL users', () => {
   });
 
   it('names the field of a validation error', async () => {
-    const res = await server.gql(CREATE, { input: { ...memberBody(), password: 'short' } }, { key: admin });
+    const res = await server.gql(CREATE, { input: inGraphQL(memberBody({ password: 'short' })) }, { key: admin });
     expect(onlyError(res).extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'password' });
     const missing = await server.gql(CREATE, { input: { email: uniqueEmail('x'), role: 'member' } }, { key: admin });
     expect(onlyError(missing).extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'password' });
@@ -293,7 +302,8 @@ describe('passwords', () => {
       expect(JSON.stringify(success)).not.toMatch(/password/i);
     }
     expect(doc.paths['/users/{id}'].delete.security).toEqual([{ bearerAuth: ['admin'] }, { oauth2: ['admin'] }]);
-    const body = doc.paths['/users'].post.requestBody.content['application/json'].schema;
+    const { $ref } = doc.paths['/users'].post.requestBody.content['application/json'].schema;
+    const body = doc.components.schemas[$ref.replace('#/components/schemas/', '')];
     expect(body.required).toEqual(expect.arrayContaining(['email', 'role', 'password']));
     expect(body.properties.password).toMatchObject({ type: 'string', minLength: 8, writeOnly: true });
   });
@@ -613,7 +623,7 @@ describe('scopes', () => {
     for (const [query, variables] of [
       [LIST, {}],
       [GET, { id: user.id }],
-      [CREATE, { input: memberBody() }],
+      [CREATE, { input: inGraphQL(memberBody()) }],
       [UPDATE, { id: user.id, input: { name: 'x' } }],
       [DELETE, { id: user.id }],
     ] as const) {

@@ -519,18 +519,23 @@ describe('GraphQL', () => {
     const target = await receiver();
     const created = await server.gql(
       `mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { id secret events status } }`,
-      { input: { url: target.url, events: ['contact.created'] } },
+      // GraphQL names the EventType enum's values with `_` (contact_created); the webhook stores contact.created.
+      { input: { url: target.url, events: ['contact_created'] } },
       { key },
     );
     expect(created.errors, created.text).toBeUndefined();
+    expect(created.data.createWebhook.events).toEqual(['contact_created']);
     const { id, secret } = created.data.createWebhook;
+    const viaRest = await server.rest('GET', `/v1/webhooks/${id}`, { key });
+    expect(viaRest.body.events).toEqual(['contact.created']);
     expect(secret).toMatch(/^whsec_/);
     const bad = await server.gql(
       `mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { id } }`,
       { input: { url: target.url, events: ['nope'] } },
       { key },
     );
-    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'events' });
+    // Not a value of the enum: refused as the variable is read, naming the item.
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'events[0]' });
     const rotated = await server.gql(
       `mutation ($id: ID!) { rotateWebhookSecret(id: $id) { id secret } }`,
       { id },

@@ -83,16 +83,32 @@ export function domainErrorOf(error: GraphQLError): DomainError {
   return databaseUnavailable(original ?? error) ?? internalError(original ?? error);
 }
 
-/** Apollo's formatError: the DomainError's code and field, and a log line for internal faults. */
+/**
+ * Apollo's codes for a document that does not parse or does not validate:
+ * GraphQL clients (Apollo Client's error links, retry policies) look for them,
+ * so they stay; both are 400, and an error of either names its field as ours do.
+ */
+export const GRAPHQL_DOCUMENT_CODES = ['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED'] as const;
+const APOLLO_DOCUMENT_CODES = new Set<string>(GRAPHQL_DOCUMENT_CODES);
+
+function documentCodeOf(error: unknown, domain: DomainError): string | undefined {
+  const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
+  return domain.code === 'VALIDATION_ERROR' && typeof code === 'string' && APOLLO_DOCUMENT_CODES.has(code)
+    ? code
+    : undefined;
+}
+
+/** Apollo's formatError: the DomainError's code (or Apollo's, above) and field, and a log line for internal faults. */
 export function graphQLErrorFormatter(logError: (cause: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const domain = error instanceof GraphQLError ? domainErrorOf(error) : internalError(error);
     if (domain.code === 'INTERNAL_ERROR') logError(domain.cause ?? error);
+    const code = documentCodeOf(error, domain) ?? domain.code;
     return {
       message: domain.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: domain.code, ...(domain.field !== undefined && { field: domain.field }) },
+      extensions: { code, ...(domain.field !== undefined && { field: domain.field }) },
     };
   };
 }

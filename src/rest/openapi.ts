@@ -2,6 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
+import { bodyNameOf, operationIdOf } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -54,13 +55,68 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
+const HEADER_URI = (id: string) => `#/components/headers/${id}`;
+
+/**
+ * The response headers the server sends, as named components: the rate limit's
+ * state on every answer to a counted request (src/http/authenticate.ts), when to
+ * retry (src/http/errors.ts) and a replayed answer's mark (src/http/idempotency.ts).
+ */
+const HEADERS = {
+  'RateLimit-Limit': {
+    description: "Requests the budget allows per window (the credential's, or the client address's without one).",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the current window ends and the budget is full again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (as error.retryAfter says).',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+} as const;
+
+type HeaderName = keyof typeof HEADERS;
+
+/** Named after the header itself (a component name may hold `-`). */
+const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((name) => [name, { $ref: HEADER_URI(name) }]));
+
+/** Every /v1 answer to a counted request carries the budget's state; these may also carry the others. */
+const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+/** Statuses whose answer says when to retry. */
+const RETRY_STATUSES = new Set(['429', '503']);
+/** Statuses a replayed POST may answer with: its first answer's (a success, or a client error it stored). */
+const NOT_REPLAYED = new Set(['401', '413', '415', '429', '500', '503']);
+
+/** Each response of an operation with the headers it may carry. */
+function withHeaders(responses: Record<string, Record<string, unknown>>, method: string) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const names = [...RATE_LIMIT_HEADERS];
+      if (RETRY_STATUSES.has(status)) names.push('Retry-After');
+      if (method === 'post' && !NOT_REPLAYED.has(status)) names.push('Idempotent-Replayed');
+      const headers = { ...(response.headers as object | undefined), ...headerRefs(names) };
+      return [status, { ...response, headers }];
+    }),
+  );
+}
+
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: COMPONENT_URI('Error') } } },
 });
 
 function errorResponses(row: RestRoute) {
-  const responses: Record<string, unknown> = {
+  const responses: Record<string, Record<string, unknown>> = {
     '401': errorResponse('Missing, invalid, expired or revoked credential'),
     '429': errorResponse('Rate limit exceeded; see Retry-After'),
     '500': errorResponse('Internal error'),
@@ -84,9 +140,6 @@ function errorResponses(row: RestRoute) {
   return responses;
 }
 
-const READ_ONLY_NOTE =
-  "Read-only: in a request body only the record's own value is accepted (a record read can be sent back); another is refused (400).";
-
 type Components = Record<string, JsonSchema>;
 
 /**
@@ -100,42 +153,69 @@ function requiredFieldsOf(body: z.ZodType): string[] {
   return Object.keys(shape).filter((name) => !shape[name]!.safeParse(undefined).success);
 }
 
-/** The fields an answer shows, by name, as the document describes them (a component's own, $refs and all). */
-function responseProperties(response: z.ZodType | undefined, components: Components): Record<string, JsonSchema> {
-  if (!response) return {};
-  const id = z.globalRegistry.get(response)?.id;
-  const json = id ? components[id] : toSchema(response, 'output');
-  return (json as { properties?: Record<string, JsonSchema> } | undefined)?.properties ?? {};
+/**
+ * Whether the body may carry a record read with GET: a create's (POST to a
+ * collection) and an update's (PUT). An action's body is its input only.
+ */
+const takesRecordBack = (row: RestRoute) => row.method === 'put' || (row.method === 'post' && !row.path.includes(':'));
+
+const list = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
+
+/** What a body says of the record's other fields, which its properties leave out. */
+function roundTripNote(row: RestRoute, readOnly: string[]): string {
+  const actionOnly = readOnly.filter((name) => row.actionOnly?.[name]);
+  const fixed = readOnly.filter((name) => !row.actionOnly?.[name]);
+  if (row.method === 'post') {
+    // A create has no record to compare with: a read-only field passes only empty, or at the state a new record starts in.
+    return (
+      `The record's read-only fields (${list(readOnly)}) are accepted only as null (a state: the one a new ` +
+      'record starts in); any other value is refused (400), as is any other field.'
+    );
+  }
+  return [
+    `A record read with GET may be sent back as it is: its read-only fields (${list(fixed)}) are accepted ` +
+      'at their current values and another value is refused (400), as is any other field.',
+    ...actionOnly.map((name) => `${row.actionOnly![name]}; here only its current value is accepted.`),
+  ].join(' ');
 }
 
 /**
- * A POST or PUT body: the route's body schema, plus the read-only fields the
- * server ignores (marked readOnly, typed as the answer shows them). The set of
- * names stays closed with `propertyNames` rather than `additionalProperties:
- * false`: validators drop readOnly properties from request schemas (Prism
- * does), and `additionalProperties: false` would then refuse the very fields
- * the server accepts. Required only when the schema requires a field: an absent
- * body is read as `{}`.
+ * A POST or PUT body as a named component (`ContactCreate`, `ContactUpdate`,
+ * `EmployeeTerminate`) holding the fields it sets, and nothing the answer only
+ * shows. A create's or update's body may also carry the record's read-only
+ * fields at their current values (the GET -> PUT round trip): their names are
+ * allowed by `propertyNames` and the description says so, rather than typed as
+ * readOnly properties, so a generated client's body type is the input alone
+ * and a validator (Prism drops readOnly properties from request schemas) still
+ * refuses any other name. Required only when the schema requires a field: an
+ * absent body is read as `{}`. A body with no field (an action that takes no
+ * input) stays inline: an empty object.
  */
 function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Components) {
   const { required: _guessed, ...json } = toSchema(row.body, 'input') as JsonSchema & {
     properties?: Record<string, JsonSchema>;
   };
   const required = requiredFieldsOf(row.body);
-  const shown = responseProperties(row.response, components);
-  const readOnly = Object.fromEntries(
-    row.readOnly.map((name) => {
-      const { description, ...schema } = shown[name] ?? {};
-      const note = row.actionOnly?.[name] ? `${row.actionOnly[name]}: another value is refused (400).` : READ_ONLY_NOTE;
-      return [name, { ...schema, readOnly: true, description: [description, note].filter(Boolean).join(' ') }];
-    }),
-  );
+  const fields = Object.keys(json.properties ?? {});
+  const readOnly = takesRecordBack(row) ? row.readOnly.filter((name) => !fields.includes(name)) : [];
   const { additionalProperties: _closed, ...open } = json;
-  const properties = { ...json.properties, ...readOnly };
-  const schema = {
-    ...(row.readOnly.length ? { ...open, properties, propertyNames: { enum: Object.keys(properties) } } : json),
+  const body = {
+    ...(readOnly.length
+      ? {
+          ...open,
+          description: [json.description, roundTripNote(row, readOnly)].filter(Boolean).join(' '),
+          propertyNames: { enum: [...fields, ...readOnly] },
+        }
+      : json),
     ...(required.length && { required }),
   };
+  let schema: JsonSchema = body;
+  if (fields.length) {
+    const name = bodyNameOf(row);
+    if (components[name]) throw new Error(`component ${name} is taken: give the body of ${row.path} another name`);
+    components[name] = body;
+    schema = { $ref: COMPONENT_URI(name) };
+  }
   return {
     required: required.length > 0,
     content: { 'application/json': { schema } },
@@ -151,27 +231,32 @@ function operationOf(row: RestRoute, components: Components) {
   }));
   const scopeNote = row.scope ? `Requires the \`${row.scope}\` scope (or \`admin\`).` : 'Any valid credential.';
   return {
-    operationId: `${row.method}${row.path.replace(/\/:?(\w)/g, (_m, c: string) => c.toUpperCase()).replace(/\W/g, '')}`,
+    operationId: operationIdOf(row),
     tags: [row.tag],
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
     parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
-    responses: {
-      [String(row.status)]: row.file
-        ? {
-            description: 'The file, streamed',
-            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' } },
-            content: Object.fromEntries(
-              row.file.contentTypes.map((type) => [type.split(';')[0]!, { schema: { type: 'string' } }]),
-            ),
-          }
-        : row.status === 204 || !row.response
-          ? { description: 'No content' }
-          : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
-      ...errorResponses(row),
-    },
+    responses: withHeaders(
+      {
+        [String(row.status)]: row.file
+          ? {
+              description: 'The file, streamed',
+              headers: {
+                'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…"' },
+              },
+              content: Object.fromEntries(
+                row.file.contentTypes.map((type) => [type.split(';')[0]!, { schema: { type: 'string' } }]),
+              ),
+            }
+          : row.status === 204 || !row.response
+            ? { description: 'No content' }
+            : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
+        ...errorResponses(row),
+      },
+      row.method,
+    ),
   };
 }
 
@@ -180,7 +265,7 @@ export const OPENAPI_PATH = '/openapi.json';
 
 /** The document describes itself too: it is a /v1 route a client can call. */
 const documentOperation = {
-  operationId: 'getOpenapiJson',
+  operationId: 'getOpenApiDocument',
   tags: ['OpenAPI'],
   summary: 'This document',
   description: 'The OpenAPI 3.1 document of the API, generated from the routes the server runs. No credential needed.',
@@ -209,7 +294,12 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
   );
   void errorSchema; // registered as the Error component on import
   const paths: Record<string, Record<string, unknown>> = {};
+  const operationIds = new Set([documentOperation.operationId]);
   for (const row of routes) {
+    // Generated clients name their methods after these: two alike would make one unreachable.
+    const operationId = operationIdOf(row);
+    if (operationIds.has(operationId)) throw new Error(`operationId ${operationId} is taken: give ${row.path} its own`);
+    operationIds.add(operationId);
     const path = row.path.replace(/:(\w+)/g, '{$1}');
     paths[path] = { ...paths[path], [row.method]: operationOf(row, schemas) };
   }
@@ -225,6 +315,7 @@ export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
     paths,
     components: {
       schemas,
+      headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

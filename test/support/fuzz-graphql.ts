@@ -406,7 +406,7 @@ const limitDocuments = fc.oneof(
     '"""doc""" { __typename }',
     '{ a: __typename a: __schema { __typename } }',
     '{ contact(id: 1) { id } }',
-    '{ contacts(limit: 100) { data { deals { contact { deals { contact { deals { id } } } } } } } }',
+    '{ contacts(limit: 100) { data { deals { data { contact { deals { data { contact { deals { data { id } } } } } } } } } } }',
   ),
   size(60_000, 200_000).map((n) => `{ __typename }\n#${'x'.repeat(n)}`),
   size(1_000, 900_000).map((n) => `{ contacts(q: "${'q'.repeat(n)}") { data { id } } }`),

@@ -554,6 +554,12 @@ export interface RestOperation {
 
 const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
+/** A body schema named as a component (`{$ref: '#/components/schemas/ContactCreate'}`): the component. */
+function componentOf(doc: any, schema: any): any {
+  const name = /^#\/components\/schemas\/([\w.-]+)$/.exec(schema?.$ref ?? '')?.[1];
+  return name ? doc.components.schemas[name] : schema;
+}
+
 export function restOperations(doc: any): RestOperation[] {
   const operations: RestOperation[] = [];
   for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
@@ -564,8 +570,10 @@ export function restOperations(doc: any): RestOperation[] {
         method: method.toUpperCase(),
         path,
         parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])],
-        bodySchema:
+        bodySchema: componentOf(
+          doc,
           operation.requestBody?.content?.['application/json']?.schema ?? (operation.requestBody ? {} : undefined),
+        ),
       });
     }
   }

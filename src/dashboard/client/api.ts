@@ -3,6 +3,8 @@
 // the page was served with. Errors come back as ApiError, keeping the field the
 // server named, so a form can show the message beside that field.
 
+import { toGraphQLNames, toWireValues } from './wire-values.js';
+
 const csrfToken = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 
 export class ApiError extends Error {
@@ -37,7 +39,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query, variables: toGraphQLNames(variables) }),
     });
   } catch {
     throw new ApiError('The server could not be reached. Check your connection and try again.', 'NETWORK');
@@ -56,5 +58,5 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
     }
     throw new ApiError(error.message, code, error.extensions?.field);
   }
-  return body.data as T;
+  return toWireValues(body.data as T);
 }

@@ -46,6 +46,8 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
         description: action.description + (action.event ? ` Emits \`${action.event}\`.` : ''),
         mutation: `${name}${type.name}`,
+        operationId: `${name}${upperFirst(resource.names.one)}`,
+        bodyName: `${type.name}${upperFirst(name)}`,
         type,
         body: action.input && {
           schema: action.input.schema,

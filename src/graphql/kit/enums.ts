@@ -4,6 +4,7 @@
 // values keep the wire spelling (`lead`, not `LEAD`), so GraphQL, REST and events
 // show the same strings.
 import { registerEnumType } from 'type-graphql';
+import { enumValueNames } from './enum-names.js';
 
 /** The enum object type-graphql takes: GraphQL value name -> internal value. */
 export type EnumObject = Record<string, string>;
@@ -75,4 +76,26 @@ export function fieldEnum(resource: string, field: string, values: readonly stri
   if (!enumerable(values)) return undefined;
   const enumType = graphqlEnum(enumName(resource, field), values);
   return () => enumType;
+}
+
+/**
+ * The enums whose value names are not their values (`Scope`, `EventType`), by
+ * name: each wire value's GraphQL name. REST, which runs GraphQL operations
+ * with wire values, converts its variables and answers with it (src/rest/execute.ts).
+ */
+export const renamedEnums = new Map<string, ReadonlyMap<string, string>>();
+
+/**
+ * A GraphQL enum of wire values some of which cannot be names (`crm:read`):
+ * each value is named by enumValueName (`crm_read`) and keeps its wire value
+ * inside (resolvers and services see `crm:read`).
+ */
+export function wireEnum(name: string, values: readonly string[], description: string): EnumObject {
+  const names = enumValueNames(values);
+  const object = graphqlEnum(name, values, {
+    description: `${description} GraphQL names each value with \`_\` for what a name cannot hold (\`crm:read\` is \`crm_read\`).`,
+    valueNames: (value) => names.get(value)!,
+  });
+  if ([...names].some(([value, valueName]) => value !== valueName)) renamedEnums.set(name, names);
+  return object;
 }

@@ -8,8 +8,9 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.js';
-import { DateTime } from './date-time.js';
+import { CalendarDate, DateTime } from './date-time.js';
 import { fieldEnum } from './enums.js';
+import { ScopeEnum } from './wire-enums.js';
 
 /** type-graphql's type function (its ReturnTypeFunc, which the package does not export). */
 export type GraphQLTypeFunction = NonNullable<Parameters<typeof Field>[0]> & (() => unknown);
@@ -60,7 +61,7 @@ export const FIELD_KINDS = {
   },
   /** A calendar date, YYYY-MM-DD. */
   date: {
-    graphql: () => String,
+    graphql: () => CalendarDate,
     schema: () => z.iso.date().describe('YYYY-MM-DD'),
     sql: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
     fromRow: (v) => (v as Date).toISOString().slice(0, 10),
@@ -97,8 +98,12 @@ export function objectList(item: PublicType, sql: (table: string) => string): Fi
   };
 }
 
-/** A list of scope names (GraphQL [String], OpenAPI an array of the scope enum). */
-export const scopeListKind: FieldKind = { ...FIELD_KINDS.textList, schema: () => z.array(z.enum(SCOPES)) };
+/** A list of scope names (GraphQL [Scope], OpenAPI an array of the scope enum). */
+export const scopeListKind: FieldKind = {
+  ...FIELD_KINDS.textList,
+  graphql: () => [ScopeEnum],
+  schema: () => z.array(z.enum(SCOPES)),
+};
 
 export interface PublicFieldOptions {
   nullable?: boolean;

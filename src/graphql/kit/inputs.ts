@@ -7,7 +7,7 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, InputType, Int, type ClassType } from 'type-graphql';
 import { z } from 'zod';
-import { DateTime } from './date-time.js';
+import { CalendarDate, DateTime } from './date-time.js';
 import { fieldEnum } from './enums.js';
 import type { GraphQLTypeFunction } from './fields.js';
 
@@ -19,6 +19,12 @@ export interface InputFieldOptions {
   createOnly?: boolean;
   /** Present on update only: set by an action, corrected by a PUT (an attendance record's clockOut). */
   updateOnly?: boolean;
+  /**
+   * The schema on create when a create takes less than an update (a new deal
+   * starts in an open stage): the create body and its document say so. The
+   * GraphQL type stays the field's.
+   */
+  onCreate?: z.ZodType;
   /**
    * The value of an optional field a create omits (or gives as null), or store.ts's NOW for the
    * transaction's time; an update cannot clear it unless `clearable`.
@@ -88,7 +94,7 @@ const isIdName = (field: string) => field === 'id' || field.endsWith('Id');
 
 /**
  * The GraphQL type of a zod schema: strings (an ID for `id`/`…Id`, a DateTime for
- * an ISO date-time), whole numbers, booleans, lists of them, and enums (the
+ * an ISO date-time, a Date for a calendar date), whole numbers, booleans, lists of them, and enums (the
  * resource's enum of that field, as its public field declares it).
  */
 export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunction {
@@ -96,6 +102,7 @@ export function graphqlTypeOf(schema: z.ZodType, at?: FieldOf): GraphQLTypeFunct
   switch (def.type) {
     case 'string':
       if (def.format === 'datetime') return () => DateTime;
+      if (def.format === 'date') return () => CalendarDate;
       return at && isIdName(at.field) ? () => ID : () => String;
     case 'enum': {
       const values = Object.values(def.entries as Record<string, string>);
@@ -164,7 +171,10 @@ export function inputType(
 export function defineInput<F extends Fields>(name: string, fields: F): ResourceInput<F> {
   const creatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.updateOnly));
   const createShape = Object.fromEntries(
-    Object.entries(creatable).map(([key, field]) => [key, field.required ? field.schema : field.schema.nullish()]),
+    Object.entries(creatable).map(([key, field]) => {
+      const schema = field.onCreate ?? field.schema;
+      return [key, field.required ? schema : schema.nullish()];
+    }),
   );
   const updatable = Object.fromEntries(Object.entries(fields).filter(([, field]) => !field.createOnly));
   const updateShape = Object.fromEntries(

@@ -1,15 +1,15 @@
 // Relation fields between declared resources, as GraphQL field resolvers: a
 // reference (`Deal.contact`, from the deal's contactId) and the records that
-// name one (`Contact.deals`, paged with page/limit). Each loads through a
+// name one (`Contact.deals(page, limit)`, a page as a root list answers). Each loads through a
 // per-request DataLoader, so a list costs one query per relation, not one per
 // row; reading a related record needs the related area's read scope.
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root, type ClassType } from 'type-graphql';
+import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Resolver, Root, type ClassType } from 'type-graphql';
 import { requirePrincipal } from '../auth-checker.js';
 import type { Context } from '../context.js';
 import { parseInput } from '../../validation.js';
 import { decoratedMethod } from './decorate.js';
 import { byKey, loaderFor } from './loaders.js';
-import { pageSchema } from './page.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, PageOf, pageSchema, type Page } from './page.js';
 import type { Resource } from './resource.js';
 import type { ResourceService } from './resource-service.js';
 import { Requires } from './scope.js';
@@ -55,7 +55,23 @@ export function referenceField<S extends object, T extends { id: string }>(optio
   );
 }
 
-/** `<on>.<name>(page, limit)`: the `source` records whose `field` names it, oldest first. */
+/**
+ * The arguments of every relation list (`Contact.deals`, `Webhook.deliveries`):
+ * the same page and limit as a root list, with their defaults in the schema.
+ */
+@ArgsType()
+export class RelationPageArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'From 1.' })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_LIMIT, description: `1 to ${MAX_LIMIT}.` })
+  limit?: number | null;
+}
+
+/**
+ * `<on>.<name>(page, limit)`: a page of the `source` records whose `field` names
+ * it, oldest first, as a root list answers (`DealPage`: data and pagination).
+ */
 export function referringField<S extends { id: string }>(options: {
   on: Resource<object>;
   name: string;
@@ -64,25 +80,24 @@ export function referringField<S extends { id: string }>(options: {
   description?: string;
 }): ClassType {
   const { on, name, source, field } = options;
+  // Made at load time: type-graphql reads types when the schema is built.
+  const SourcePage = PageOf(source.type as ClassType<S>);
   return fieldResolver(on, name, (prototype) =>
     decoratedMethod(
       prototype,
       name,
-      (record: { id: string }, page: number | undefined, limit: number | undefined, ctx: Context) => {
-        const window = parseInput(pageSchema, { page: page ?? undefined, limit: limit ?? undefined });
+      (record: { id: string }, args: RelationPageArgs, ctx: Context) => {
+        const window = parseInput(pageSchema, { page: args.page ?? undefined, limit: args.limit ?? undefined });
         const principal = requirePrincipal(ctx);
-        const loader = loaderFor<string, S[]>(ctx, `${on.type.name}.${name}:${window.page}:${window.limit}`, (ids) =>
-          serviceOf(ctx, source).pagesBy(principal, field, ids, window),
+        const loader = loaderFor<string, Page<S>>(
+          ctx,
+          `${on.type.name}.${name}:${window.page}:${window.limit}`,
+          (ids) => serviceOf(ctx, source).pagesBy(principal, field, ids, window),
         );
         return loader.load(record.id);
       },
-      [Requires(source.area.read), FieldResolver(() => [source.type], { description: options.description })],
-      [
-        Root(),
-        Arg('page', () => Int, { nullable: true, description: 'From 1; default 1.' }),
-        Arg('limit', () => Int, { nullable: true, description: '1 to 100; default 50.' }),
-        Ctx(),
-      ],
+      [Requires(source.area.read), FieldResolver(() => SourcePage, { description: options.description })],
+      [Root(), Args(() => RelationPageArgs), Ctx()],
     ),
   );
 }

@@ -12,6 +12,7 @@ import { decoratedMethod } from './decorate.js';
 import { PageOf } from './page.js';
 import type { Resource } from './resource.js';
 import type { ResourceService } from './resource-service.js';
+import { lookupOptions } from './lookup.js';
 import { Requires } from './scope.js';
 
 const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
@@ -43,7 +44,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
     prototype,
     names.one,
     (id: string, ctx: Context) => service(ctx).get(requirePrincipal(ctx), id),
-    [Requires(area.read), Query(() => type)],
+    [Requires(area.read), Query(() => type, lookupOptions(resource.noun[0]))],
     [Arg('id', () => ID), Ctx()],
   );
   if (input) {

@@ -14,7 +14,7 @@ import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './
 import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
-import { pageWindow, type Page } from './page.js';
+import { pageWindow, paginationOf, type Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
 import type { EventSpec, Resource } from './resource.js';
 import { namedStatement } from './statements.js';
@@ -80,24 +80,40 @@ export class ResourceService<T extends { id: string }> {
   }
 
   /**
-   * For each key, one page of the records whose `field` holds it, oldest first:
-   * one query for every key of a list (the loader of a relation like Contact.deals).
+   * For each key, one page of the records whose `field` holds it, oldest first,
+   * with its pagination: one query for every key of a list (the loader of a
+   * relation like Contact.deals). The first record of each key comes along even
+   * off the page, for the key's total (a page past the end still counts them).
    */
-  async pagesBy(principal: Principal, field: string, keys: readonly string[], window: RelationPage): Promise<T[][]> {
+  async pagesBy(
+    principal: Principal,
+    field: string,
+    keys: readonly string[],
+    window: RelationPage,
+  ): Promise<Page<T>[]> {
     const { table, type } = this.resource;
     const { skip, take } = pageWindow(window);
     const column = `"${table}"."${field}"`;
     const text = `select * from (
         select ${sqlSelectOf(type, table)}, ${column} as "__key",
-          row_number() over (partition by ${column} order by "${table}"."createdAt", "${table}".id) as "__n"
+          row_number() over (partition by ${column} order by "${table}"."createdAt", "${table}".id) as "__n",
+          count(*) over (partition by ${column}) as "__total"
         from "${table}" where "${table}"."organizationId" = $1 and ${column} = any($2)) ranked
-      where "__n" > $3 and "__n" <= $4 order by "__n"`;
-    const { rows } = await this.db.pool.query<T & { __key: string; __n: string }>(
+      where ("__n" > $3 and "__n" <= $4) or "__n" = 1 order by "__n"`;
+    const { rows } = await this.db.pool.query<T & { __key: string; __n: string; __total: string }>(
       namedStatement(text, [principal.organizationId, keys, skip, skip + take]),
     );
-    const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
-    for (const { __key: key, __n: _, ...record } of rows) groups.get(key)?.push(record as unknown as T);
-    return keys.map((key) => groups.get(key)!);
+    const groups = new Map<string, { data: T[]; total: number }>(keys.map((key) => [key, { data: [], total: 0 }]));
+    for (const { __key: key, __n: n, __total: total, ...record } of rows) {
+      const group = groups.get(key);
+      if (!group) continue;
+      group.total = Number(total);
+      if (Number(n) > skip) group.data.push(record as unknown as T);
+    }
+    return keys.map((key) => {
+      const { data, total } = groups.get(key)!;
+      return { data, pagination: paginationOf(window, total) };
+    });
   }
 
   async create(principal: Principal, input: unknown, parsed = false): Promise<T> {

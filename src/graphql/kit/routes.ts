@@ -46,8 +46,12 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   description?: string;
   /** GraphQL document with one operation selecting one root field. */
   operation: string;
+  /** The OpenAPI operationId when the root field does not give it (see operationIdOf). */
+  operationId?: string;
   query?: Q;
   body?: B;
+  /** The body's OpenAPI component name when not derived from the operationId (see bodyNameOf). */
+  bodyName?: string;
   variables(input: RouteInput<z.output<Q>, z.output<B>>): Record<string, unknown>;
   status: 200 | 201 | 202 | 204;
   /** Answers a file (streamed) instead of the operation's JSON. */
@@ -60,6 +64,39 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   actionOnly?: Record<string, string>;
   /** A create's: the read-only values a new record has before anything is set (its lifecycle's initial state). */
   newRecord?: Record<string, unknown>;
+}
+
+const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
+
+/** The root field a row's operation selects: `query ($id: ID!) { contact(id: $id) {…} }` -> `contact`. */
+function rootFieldOf(operation: string): string {
+  const name = /^[^{]*\{\s*([_A-Za-z]\w*)/.exec(operation)?.[1];
+  if (!name) throw new Error(`REST operation selects no root field: ${operation}`);
+  return name;
+}
+
+/**
+ * The OpenAPI operationId, as a person would name the call: the row's own, else
+ * the mutation it runs (`createContact`, `rotateWebhookSecret`), `list<Field>`
+ * for a query of a collection (a GET whose path ends in a word) and
+ * `get<Field>` for one of a record (`listContacts`, `getContact`).
+ */
+export function operationIdOf(row: Pick<RestRoute, 'operationId' | 'operation' | 'method' | 'path'>): string {
+  if (row.operationId) return row.operationId;
+  const field = rootFieldOf(row.operation);
+  if (/^\s*mutation\b/.test(row.operation)) return field;
+  return `${/\/:\w+$/.test(row.path) ? 'get' : 'list'}${upperFirst(field)}`;
+}
+
+/**
+ * The OpenAPI component of a row's body: the row's own, else the operationId's
+ * noun and verb (`createApiKey` -> `ApiKeyCreate`, `redeliverWebhook` ->
+ * `WebhookRedeliver`).
+ */
+export function bodyNameOf(row: Pick<RestRoute, 'bodyName' | 'operationId' | 'operation' | 'method' | 'path'>): string {
+  if (row.bodyName) return row.bodyName;
+  const [, verb, noun] = /^([a-z]+)(.*)$/.exec(operationIdOf(row))!;
+  return `${noun}${upperFirst(verb!)}`;
 }
 
 /** Keeps each row's query/body types tied to its variables function. */
@@ -124,6 +161,8 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
   const name = type.name;
   const single = options.names?.one ?? name[0]!.toLowerCase() + name.slice(1);
   const plural = options.names?.many ?? `${single}s`;
+  // Named after the record as GraphQL names it (`getAttendanceRecord`), not its type.
+  const record = upperFirst(single);
   const fields = selectionOf(type);
   const object = responseSchemaOf(type);
   const wanted = new Set(options.only ?? ['list', 'get', 'delete', ...(input ? (['create', 'update'] as const) : [])]);
@@ -135,6 +174,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path,
         tag,
         summary: `List ${many}`,
+        operationId: `list${upperFirst(plural)}`,
         description: descriptions.list ?? 'Oldest first (createdAt, then id) unless `sort` names a field.',
         operation: `query (${list.variables.declarations}) { ${plural}(${list.variables.arguments}) {
           data { ${fields} } ${PAGINATION_SELECTION} } }`,
@@ -152,9 +192,11 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path,
         tag,
         summary: `Create a ${one}`,
+        operationId: `create${record}`,
         description: descriptions.create,
         operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${fields} } }`,
         body: input.create,
+        bodyName: `${name}Create`,
         variables: ({ body }) => ({ input: body }),
         status: 201,
         response: object,
@@ -171,6 +213,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Get a ${one}`,
+        operationId: `get${record}`,
         description: descriptions.get,
         operation: `query ($id: ID!) { ${single}(id: $id) { ${fields} } }`,
         variables: ({ params }) => ({ id: params.id }),
@@ -186,10 +229,12 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Update a ${one}`,
+        operationId: `update${record}`,
         description:
           descriptions.update ?? 'Partial: fields sent are changed, omitted are kept, null clears an optional field.',
         operation: `mutation ($id: ID!, $input: Update${name}Input!) { update${name}(id: $id, input: $input) { ${fields} } }`,
         body: input.update,
+        bodyName: `${name}Update`,
         variables: ({ params, body }) => ({ id: params.id, input: body }),
         status: 200,
         response: object,
@@ -205,6 +250,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         path: `${path}/:id`,
         tag,
         summary: `Delete a ${one}`,
+        operationId: `delete${record}`,
         description: descriptions.delete,
         operation: `mutation ($id: ID!) { delete${name}(id: $id) }`,
         variables: ({ params }) => ({ id: params.id }),
@@ -228,6 +274,10 @@ export interface ActionRouteOptions {
   description?: string;
   /** The mutation taking `id`, e.g. rotateApiKey. */
   mutation: string;
+  /** The OpenAPI operationId when not the mutation's name (`clockOutAttendanceRecord`). */
+  operationId?: string;
+  /** The body's OpenAPI component name when not derived from the operationId (`AttendanceClockOut`). */
+  bodyName?: string;
   /** The answer's type. */
   type: PublicType;
   status?: 200 | 201;
@@ -243,6 +293,8 @@ export function actionRoute(options: ActionRouteOptions): RestRoute {
     tag: options.tag,
     summary: options.summary,
     description: options.description,
+    operationId: options.operationId,
+    bodyName: options.bodyName,
     operation: body
       ? `mutation ($id: ID!, $input: ${body.inputType}${body.optional ? '' : '!'}) { ${options.mutation}(id: $id, input: $input) { ${fields} } }`
       : `mutation ($id: ID!) { ${options.mutation}(id: $id) { ${fields} } }`,

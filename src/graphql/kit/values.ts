@@ -18,7 +18,9 @@ export const email = z
   .trim()
   .max(254, 'must be at most 254 characters')
   .pipe(z.email('must be a valid email address'))
-  .transform((value) => value.toLowerCase());
+  .transform((value) => value.toLowerCase())
+  // The pipe hides the check from z.toJSONSchema (it shows the input side): state it for OpenAPI.
+  .meta({ format: 'email' });
 
 /** A sign-in password: checked for length only; stored as a scrypt hash. */
 export const password = z
@@ -45,7 +47,17 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 export const currency = z
   .string('must be a string')
   .toUpperCase()
-  .refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 currency code, e.g. USD');
+  .refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 currency code, e.g. USD')
+  // The document cannot list the codes in every case: three letters, which the server then looks up.
+  .meta({ pattern: '^[A-Za-z]{3}$' });
+
+/** An https URL (a link people and tools fetch: never in clear over http), at most 2000 characters. */
+export const httpsUrl = z
+  .string('must be a string')
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .pipe(z.url({ protocol: /^https$/, message: 'must be an https URL' }))
+  .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]://' });
 
 // z.int() is a safe integer: at most 2^53 - 1, which a bigint column and a JSON number both hold exactly.
 /** Integer minor units of a currency (cents for USD), 0 or more. */

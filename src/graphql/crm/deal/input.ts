@@ -4,9 +4,13 @@ import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchFilter } from '../../kit/list.js';
 import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
-import { DEAL_STAGES } from './type.js';
+import { DEAL_STAGES, OPEN_STAGES } from './type.js';
 
 const stage = z.enum(DEAL_STAGES, { message: `must be one of ${DEAL_STAGES.join(', ')}` });
+/** The stages a new deal may start at (the lifecycle's startsIn): won and lost are reached by a PUT. */
+const startingStage = z.enum(OPEN_STAGES, {
+  message: `a new deal starts at one of ${OPEN_STAGES.join(', ')}; won and lost close an existing one`,
+});
 
 export const dealInput = defineInput('Deal', {
   title: required(text(200)),
@@ -17,6 +21,7 @@ export const dealInput = defineInput('Deal', {
   }),
   currency: required(currency, { description: 'ISO 4217 code; stored upper-case.' }),
   stage: optional(stage, {
+    onCreate: startingStage,
     description: 'A new deal starts at lead unless another open stage is given; won and lost close it.',
   }),
   contactId: optional(z.string('must be a contact id'), { description: 'A contact of the organization.' }),

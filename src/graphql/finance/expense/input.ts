@@ -3,18 +3,11 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { z } from 'zod';
 import { defineActionInput, defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
-import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
+import { calendarDate, currency, httpsUrl, minorUnits, text } from '../../kit/values.js';
 import { EXPENSE_CATEGORIES, EXPENSE_STATUSES } from './type.js';
 
 const oneOf = <V extends readonly [string, ...string[]]>(values: V) =>
   z.enum(values, { message: `must be one of ${values.join(', ')}` });
-
-// A receipt link that is fetched by people and tools: never in clear over http.
-const httpsUrl = z
-  .string('must be a string')
-  .trim()
-  .max(2000, 'must be at most 2000 characters')
-  .pipe(z.url({ protocol: /^https$/, message: 'must be an https URL' }));
 
 export const expenseInput = defineInput('Expense', {
   employeeId: required(z.string('must be an employee id'), { description: 'An employee of the organization.' }),

@@ -14,7 +14,9 @@ const quantity = z
   .number('must be a number')
   .positive('must be positive')
   .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
-  .refine((q) => /^\d+(\.\d{1,3})?$/.test(String(q)), 'must have at most 3 decimals');
+  .refine((q) => /^\d+(\.\d{1,3})?$/.test(String(q)), 'must have at most 3 decimals')
+  // For the document only: zod's own multipleOf divides in binary and refuses some 3-decimal values.
+  .meta({ multipleOf: 0.001 });
 
 const line = z.strictObject({
   description: text(500),

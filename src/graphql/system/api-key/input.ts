@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList } from '../../kit/list.js';
 import { scopeList, text } from '../../kit/values.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 
 /** An ISO 8601 time in the future. */
 export const futureTime = z.iso
@@ -10,7 +11,11 @@ export const futureTime = z.iso
 
 export const apiKeyInput = defineInput('ApiKey', {
   name: required(text(200)),
-  scopes: required(scopeList({ min: 1 }), { createOnly: true, description: 'At most the scopes of the caller.' }),
+  scopes: required(scopeList({ min: 1 }), {
+    graphql: () => [ScopeEnum],
+    createOnly: true,
+    description: 'At most the scopes of the caller.',
+  }),
   expiresAt: optional(futureTime, { createOnly: true, description: 'ISO 8601; omitted: never expires.' }),
 });
 

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { DateTime } from '../../kit/date-time.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { apiKeyInput, apiKeyList } from './input.js';
 import { ApiKey, NewApiKey } from './type.js';
@@ -21,7 +22,7 @@ export class ApiKeyResolver {
   }
 
   @Requires('admin')
-  @Query(() => ApiKey)
+  @Query(() => ApiKey, lookupOptions('API key'))
   apiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ApiKey> {
     return ctx.services.apiKeys.get(requirePrincipal(ctx), id);
   }

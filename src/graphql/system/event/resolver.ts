@@ -5,8 +5,10 @@ import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from './type.js';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 @ArgsType()
 class EventListArgs {
@@ -16,7 +18,7 @@ class EventListArgs {
   @Field(() => Int, { nullable: true, description: '1 to 100; default 50.' })
   limit?: number;
 
-  @Field(() => String, { nullable: true, description: 'Only events of this type.' })
+  @Field(() => EventTypeEnum, { nullable: true, description: 'Only events of this type.' })
   type?: string;
 
   @Field(() => Int, { nullable: true, description: 'Only events created at or after this Unix time (seconds).' })
@@ -38,7 +40,7 @@ export class EventResolver {
   }
 
   @Requires()
-  @Query(() => Event)
+  @Query(() => Event, lookupOptions('event'))
   event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Event> {
     return ctx.services.events.get(requirePrincipal(ctx), id);
   }

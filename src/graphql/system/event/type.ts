@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 import { ACTOR_TYPES, type ActorType } from '../../../auth/principal.js';
 import { graphqlEnum } from '../../kit/enums.js';
 
@@ -29,7 +30,7 @@ export class Event {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String)
+  @Field(() => EventTypeEnum)
   type!: string;
 
   @Field(() => Int, { description: 'Unix time in seconds.' })

@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { exportList } from './input.js';
 import { Export, EXPORT_FORMATS } from './type.js';
@@ -40,7 +41,7 @@ export class ExportResolver {
   }
 
   @Requires('admin')
-  @Query(() => Export)
+  @Query(() => Export, lookupOptions('export'))
   export(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Export> {
     return ctx.services.exports.get(requirePrincipal(ctx), id);
   }

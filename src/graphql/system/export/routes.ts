@@ -44,6 +44,7 @@ export const exportRoutes: RestRoute[] = [
     path: '/exports/:id/download',
     tag,
     summary: "Download an export's file",
+    operationId: 'downloadExport',
     description:
       'The file, streamed: text/csv (RFC 4180, a header row) or application/x-ndjson (one REST object per line), ' +
       'with a Content-Disposition naming it.',

@@ -5,6 +5,7 @@ import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
 import { scopeList, text } from '../../kit/values.js';
 import { CLIENT_TYPES } from './type.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 
 export const MAX_REDIRECT_URIS = 10;
 
@@ -48,7 +49,10 @@ export const oauthAppInput = defineInput('OauthApp', {
   redirectUris: required(redirectUriList, {
     description: 'Absolute URLs without a fragment, matched exactly at /oauth/authorize.',
   }),
-  scopes: required(scopeList({ min: 1 }), { description: 'The most a user can grant the app.' }),
+  scopes: required(scopeList({ min: 1 }), {
+    graphql: () => [ScopeEnum],
+    description: 'The most a user can grant the app.',
+  }),
   clientType: optional(z.enum(CLIENT_TYPES, { message: 'must be confidential or public' }), {
     createOnly: true,
     description: '`confidential` (the default: a secret is issued) or `public` (no secret; PKCE required).',

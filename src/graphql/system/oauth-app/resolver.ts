@@ -4,6 +4,7 @@ import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { oauthAppInput, oauthAppList } from './input.js';
 import { NewOauthApp, OauthApp } from './type.js';
@@ -20,7 +21,7 @@ export class OauthAppResolver {
   }
 
   @Requires('admin')
-  @Query(() => OauthApp)
+  @Query(() => OauthApp, lookupOptions('OAuth app'))
   oauthApp(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<OauthApp> {
     return ctx.services.oauthApps.get(requirePrincipal(ctx), id);
   }

@@ -5,17 +5,19 @@ import { USER_ROLES } from '../../../auth/user-scopes.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, likePattern } from '../../kit/list.js';
 import { email, password, scopeList, text } from '../../kit/values.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 
 const role = z.enum(USER_ROLES, { message: `must be one of ${USER_ROLES.join(', ')}` });
 
 /** A member may hold no scope at all (it signs in but can grant nothing). */
 const memberScopes = scopeList();
 
-export const userInput = defineInput('User', {
+const fields = defineInput('User', {
   email: required(email, { description: 'The sign-in name: unique across all organizations; cannot be cleared.' }),
   name: optional(text(200)),
   role: required(role, { description: '`admin` (every scope) or `member` (the scopes listed).' }),
   scopes: optional(memberScopes, {
+    graphql: () => [ScopeEnum],
     description:
       "A member's scopes, each held by the caller; not `admin` (make the user an admin instead). " +
       "An admin's scopes are `['admin']`: omit them or send exactly that.",
@@ -25,6 +27,26 @@ export const userInput = defineInput('User', {
     description: 'At least 8 characters; stored as a slow hash and never returned.',
   }),
 });
+
+/**
+ * What the service checks of a new user's scopes (service.ts, scopesFor), said
+ * in the document: a member's are a list (required, never null, without
+ * `admin`); an admin's are `['admin']`, null or left out.
+ */
+const scopesByRole = {
+  allOf: [
+    {
+      if: { properties: { role: { const: 'member' } }, required: ['role'] },
+      then: { required: ['scopes'], properties: { scopes: { type: 'array', items: { not: { const: 'admin' } } } } },
+    },
+    {
+      if: { properties: { role: { const: 'admin' } }, required: ['role'] },
+      then: { properties: { scopes: { anyOf: [{ type: 'null' }, { const: ['admin'] }] } } },
+    },
+  ],
+};
+
+export const userInput = { ...fields, create: fields.create.meta(scopesByRole) };
 
 export const userList = defineList('User', {
   sort: ['createdAt', 'updatedAt', 'email', 'name'],

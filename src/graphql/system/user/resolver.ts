@@ -4,6 +4,7 @@ import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { userInput, userList } from './input.js';
 import { User } from './type.js';
@@ -20,7 +21,7 @@ export class UserResolver {
   }
 
   @Requires('admin')
-  @Query(() => User)
+  @Query(() => User, lookupOptions('user'))
   user(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<User> {
     return ctx.services.users.get(requirePrincipal(ctx), id);
   }

@@ -2,6 +2,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { Organization } from '../organization/type.js';
 import { User } from '../user/type.js';
+import { CredentialTypeEnum, ScopeEnum } from '../../kit/wire-enums.js';
 
 @ObjectType({ simpleResolvers: true, description: 'The caller: its user, organization and what it may do now.' })
 export class Viewer {
@@ -15,9 +16,9 @@ export class Viewer {
   @Field(() => Organization)
   organization!: Organization;
 
-  @Field(() => [String], { description: "The credential's effective scopes now (`admin` implies every scope)." })
+  @Field(() => [ScopeEnum], { description: "The credential's effective scopes now (`admin` implies every scope)." })
   scopes!: string[];
 
-  @Field(() => String, { description: 'session, api_key, access_token or operator.' })
+  @Field(() => CredentialTypeEnum, { description: 'session, api_key, access_token or operator.' })
   credentialType!: string;
 }

@@ -7,6 +7,7 @@ import { defineList, filter } from '../../kit/list.js';
 import { MAX_INT, wholeNumber } from '../../kit/page.js';
 import { text } from '../../kit/values.js';
 import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 const KNOWN = Object.keys(EVENT_TYPES);
 
@@ -23,7 +24,9 @@ const eventTypeList = z
       });
     }
   })
-  .transform((list) => [...new Set(list as EventType[])]);
+  .transform((list) => [...new Set(list as EventType[])])
+  // The items are checked together above (one message naming `events`); the document lists them.
+  .meta({ items: { type: 'string', enum: KNOWN }, minItems: 1 });
 
 /** An absolute http(s) URL; the stricter rules of a deployment are the service's (they resolve the host). */
 const webhookUrl = z
@@ -43,7 +46,7 @@ const webhookUrl = z
 
 export const webhookInput = defineInput('Webhook', {
   url: required(webhookUrl),
-  events: required(eventTypeList, { graphql: () => [String], description: 'Event types to deliver.' }),
+  events: required(eventTypeList, { graphql: () => [EventTypeEnum], description: 'Event types to deliver.' }),
   description: optional(text(500)),
   status: optional(z.enum(WEBHOOK_STATUSES, { message: 'must be enabled or disabled' }), {
     description: 'enabled (the default) or disabled; enabling again clears disabledReason.',

@@ -7,6 +7,8 @@ import { givenArgs } from '../../kit/args.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { loaderFor } from '../../kit/loaders.js';
 import { PageOf, type Page } from '../../kit/page.js';
+import { RelationPageArgs } from '../../kit/relations.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from '../event/type.js';
 import { deliveryList, webhookInput, webhookList } from './input.js';
@@ -26,17 +28,9 @@ const WebhookDeliveryPage = PageOf(WebhookDelivery);
 // The deliveries log's status filter's enum (input.ts), the same type.
 const WebhookDeliveryStatus = graphqlEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
 
-/** Webhook.deliveries' page size when none is asked: a detail view shows the latest few. */
-const RECENT_DELIVERIES = 20;
-
+/** Webhook.deliveries' arguments: every relation list's page and limit, and a status filter. */
 @ArgsType()
-class RecentDeliveriesArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'From 1.' })
-  page?: number | null;
-
-  @Field(() => Int, { nullable: true, defaultValue: RECENT_DELIVERIES, description: '1 to 100.' })
-  limit?: number | null;
-
+class RecentDeliveriesArgs extends RelationPageArgs {
   @Field(() => WebhookDeliveryStatus, { nullable: true, description: 'succeeded or failed.' })
   status?: string | null;
 }
@@ -50,7 +44,7 @@ export class WebhookResolver {
   }
 
   @Requires('admin')
-  @Query(() => Webhook)
+  @Query(() => Webhook, lookupOptions('webhook'))
   webhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Webhook> {
     return ctx.services.webhooks.get(requirePrincipal(ctx), id);
   }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../../../jobs/event-types.js';
 import { DateTime } from '../../kit/date-time.js';
 import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { EventTypeEnum } from '../../kit/wire-enums.js';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export const DELIVERY_STATUSES = ['succeeded', 'failed'] as const;
@@ -13,7 +14,11 @@ export const DELIVERY_TRIGGERS = ['event', 'manual', 'test'] as const;
 
 const eventTypes = Object.keys(EVENT_TYPES) as [string, ...string[]];
 /** A list of event type names (GraphQL [String], OpenAPI an array of the event type enum). */
-const eventTypeListKind: FieldKind = { ...FIELD_KINDS.textList, schema: () => z.array(z.enum(eventTypes)) };
+const eventTypeListKind: FieldKind = {
+  ...FIELD_KINDS.textList,
+  graphql: () => [EventTypeEnum],
+  schema: () => z.array(z.enum(eventTypes)),
+};
 
 @ObjectType({ simpleResolvers: true, description: 'A webhook subscription: events of these types are POSTed to url.' })
 export class Webhook {
@@ -128,7 +133,7 @@ export class WebhookDeliveryHour {
 
 @ObjectType({ simpleResolvers: true, description: 'An event type a webhook can subscribe to.' })
 export class WebhookEventType {
-  @Field(() => String)
+  @Field(() => EventTypeEnum)
   type!: string;
 
   @Field(() => String, { description: 'crm, hr, finance or system.' })

@@ -52,11 +52,11 @@ export function ContactsPage({ viewer }: PageProps) {
 }
 
 const CONTACT = `query Contact($id: ID!) {
-  contact(id: $id) { ${CONTACT_FIELDS} deals(limit: 100) { id title stage amount currency } }
+  contact(id: $id) { ${CONTACT_FIELDS} deals(limit: 100) { data { id title stage amount currency } } }
 }`;
 
 interface ContactWithDeals extends Contact {
-  deals: { id: string; title: string; stage: string; amount: number; currency: string }[];
+  deals: { data: { id: string; title: string; stage: string; amount: number; currency: string }[] };
 }
 
 export function ContactPage({ viewer, params }: PageProps) {
@@ -102,9 +102,9 @@ export function ContactPage({ viewer, params }: PageProps) {
             <dd>{formatDateTime(contact.updatedAt)}</dd>
           </dl>
           <h2>Deals</h2>
-          {contact.deals.length ? (
+          {contact.deals.data.length ? (
             <ul class="plain-list">
-              {contact.deals.map((deal) => (
+              {contact.deals.data.map((deal) => (
                 <li key={deal.id}>
                   <Link href={`/deals/${deal.id}`}>{deal.title}</Link> · {deal.stage} ·{' '}
                   {formatMoney(deal.amount, deal.currency)}

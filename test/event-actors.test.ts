@@ -346,7 +346,7 @@ describe('who the actor is', () => {
     expect(await actorOfCreate('session@example.test')).toEqual({ type: 'user', id: user.id });
 
     const read = await asBrowser(
-      `{ events(type: "contact.created", limit: 100) { data { type data actor { type id } } } }`,
+      `{ events(type: contact_created, limit: 100) { data { type data actor { type id } } } }`,
     );
     expect(read.body.errors).toBeUndefined();
     const mine = read.body.data.events.data.find(

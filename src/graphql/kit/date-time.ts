@@ -43,7 +43,13 @@ export const CalendarDate = new GraphQLScalarType<string, string>({
   name: 'Date',
   description: 'A calendar date, YYYY-MM-DD (ISO 8601 / RFC 3339 full-date), e.g. 2026-01-31; no time, no zone.',
   specifiedByURL: 'https://scalars.graphql.org/andimarek/local-date.html',
-  serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : calendarDay(value)),
+  // What the kit's SQL selects is already YYYY-MM-DD (to_char): shown as it is, checked only on input.
+  serialize: (value) =>
+    typeof value === 'string' && DAY.test(value)
+      ? value
+      : value instanceof Date
+        ? value.toISOString().slice(0, 10)
+        : calendarDay(value),
   parseValue: calendarDay,
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING) throw new GraphQLError('must be a calendar date YYYY-MM-DD, as a string');

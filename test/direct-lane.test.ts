@@ -56,7 +56,7 @@ async function bothWays(call: Call): Promise<[ReturnType<typeof seen>, ReturnTyp
   const express = seen(await send({ ...call, path: `${call.path}#` }));
   // RateLimit-Reset counts down whole seconds: the second answer may come after a second's boundary.
   const [laneReset, expressReset] = [lane, express].map((answer) => Number(answer.headers['ratelimit-reset']));
-  if (Math.abs(laneReset! - expressReset!) === 1) express.headers['ratelimit-reset'] = lane.headers['ratelimit-reset'];
+  if (Math.abs(laneReset! - expressReset!) === 1) express.headers['ratelimit-reset'] = lane.headers['ratelimit-reset']!;
   return [lane, express];
 }
 

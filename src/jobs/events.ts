@@ -5,7 +5,7 @@
 // commits with the change or not at all.
 // A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
 // in the same transaction; the worker's dispatcher (fan-out.ts) makes them jobs.
-import type { Actor, ActorType } from '../auth/principal.js';
+import { actorOf, type Actor, type ActorType, type Principal } from '../auth/principal.js';
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
 import { newId } from '../ids.js';
@@ -43,6 +43,15 @@ export async function emitEvent<T extends object>(tx: Transaction, event: EmitEv
   );
   const actor = { type: event.actor.type, id: event.actor.id };
   return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data, actor };
+}
+
+/** The event of a change `principal` made: in its organization, with it as the actor. */
+export function emitEventBy<T extends object>(
+  tx: Transaction,
+  principal: Principal,
+  event: Omit<EmitEvent<T>, 'organizationId' | 'actor'>,
+): Promise<EventEnvelope> {
+  return emitEvent(tx, { ...event, organizationId: principal.organizationId, actor: actorOf(principal) });
 }
 
 /** The event envelope of the specification, {id, type, created, data}, and who made the change. */

@@ -16,7 +16,7 @@ import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
-import { emitEvent } from '../../../jobs/events.js';
+import { emitEvent, emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
@@ -182,7 +182,7 @@ export class ApiKeyService {
       },
     });
     const object = toPublic(ApiKey, row);
-    await emitEvent(tx, { organizationId, type: 'api_key.created', object, actor: actorOf(principal) });
+    await emitEventBy(tx, principal, { type: 'api_key.created', object });
     return {
       id: object.id,
       name: object.name,

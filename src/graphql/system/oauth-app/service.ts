@@ -5,14 +5,14 @@
 // endpoints find and authenticate clients here too (by client_id, across
 // organizations: the client_id names its organization).
 import { generateOAuthSecret, OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
-import { actorOf, type Principal } from '../../../auth/principal.js';
+import type { Principal } from '../../../auth/principal.js';
 import { hashIssuedSecret, randomToken, verifyIssuedSecret } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import { DomainError } from '../../../errors.js';
 import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
-import { emitEvent } from '../../../jobs/events.js';
+import { emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
@@ -104,7 +104,7 @@ export class OauthAppService {
         },
       });
       const object = toPublic(OauthApp, row);
-      await emitEvent(tx, { organizationId, type: 'oauth_app.created', object, actor: actorOf(principal) });
+      await emitEventBy(tx, principal, { type: 'oauth_app.created', object });
       return { ...object, clientSecret: secret?.value ?? null };
     });
   }
@@ -138,12 +138,10 @@ export class OauthAppService {
         await narrowAppTokens(tx, id, data.scopes);
       }
       const object = toPublic(OauthApp, await tx.oAuthApp.update({ where: { id }, data: changes }));
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
+      await emitEventBy(tx, principal, {
         type: 'oauth_app.updated',
         object,
         previousAttributes: changedAttributes(before, object),
-        actor: actorOf(principal),
       });
       return object;
     };
@@ -159,12 +157,7 @@ export class OauthAppService {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
       await tx.oAuthApp.delete({ where: { id } });
       const object = toPublic(OauthApp, row);
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
-        type: 'oauth_app.deleted',
-        object,
-        actor: actorOf(principal),
-      });
+      await emitEventBy(tx, principal, { type: 'oauth_app.deleted', object });
     });
     return true;
   }
@@ -180,12 +173,10 @@ export class OauthAppService {
       }
       const updated = await tx.oAuthApp.update({ where: { id }, data: { clientSecretHash: secret.hash } });
       const object = toPublic(OauthApp, updated);
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
+      await emitEventBy(tx, principal, {
         type: 'oauth_app.secret_rotated',
         object,
         previousAttributes: changedAttributes(toPublic(OauthApp, row), object),
-        actor: actorOf(principal),
       });
       return { ...object, clientSecret: secret.value };
     });

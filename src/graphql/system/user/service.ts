@@ -6,7 +6,7 @@
 // keys the user made are used within its current rights, so every process
 // re-reads them; a new password or other rights also sign the user out and end
 // what apps hold for it, and a delete revokes the user's keys.
-import { actorOf, type Principal } from '../../../auth/principal.js';
+import type { Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { hashPassword } from '../../../auth/passwords.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
@@ -14,7 +14,7 @@ import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
-import { emitEvent } from '../../../jobs/events.js';
+import { emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
@@ -77,7 +77,7 @@ export class UserService {
           },
         });
         const object = toPublic(User, row);
-        await emitEvent(tx, { organizationId, type: 'user.created', object, actor: actorOf(principal) });
+        await emitEventBy(tx, principal, { type: 'user.created', object });
         return object;
       });
     } catch (error) {
@@ -115,13 +115,7 @@ export class UserService {
         if (after.passwordHash !== before.passwordHash || !sameRights(before, after)) await endSignIns(tx, id);
         const object = toPublic(User, after);
         const previous = changedAttributes(toPublic(User, before), object);
-        await emitEvent(tx, {
-          organizationId,
-          type: 'user.updated',
-          object,
-          previousAttributes: previous,
-          actor: actorOf(principal),
-        });
+        await emitEventBy(tx, principal, { type: 'user.updated', object, previousAttributes: previous });
         return object;
       });
     } catch (error) {
@@ -146,7 +140,7 @@ export class UserService {
       await revokeKeysCreatedBy(tx, id);
       await tx.user.delete({ where: { id } });
       const object = toPublic(User, before);
-      await emitEvent(tx, { organizationId, type: 'user.deleted', object, actor: actorOf(principal) });
+      await emitEventBy(tx, principal, { type: 'user.deleted', object });
       return true;
     });
   }

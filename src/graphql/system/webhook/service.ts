@@ -23,7 +23,7 @@ import {
   readableEventTypes,
   type EventType,
 } from '../../../jobs/event-types.js';
-import { emitEvent, eventEnvelope } from '../../../jobs/events.js';
+import { emitEventBy, eventEnvelope } from '../../../jobs/events.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
@@ -108,7 +108,7 @@ export class WebhookService {
         },
       });
       const object = toPublic(Webhook, row);
-      await emitEvent(tx, { organizationId, type: 'webhook.created', object, actor: actorOf(principal) });
+      await emitEventBy(tx, principal, { type: 'webhook.created', object });
       return { ...toPublic(NewWebhook, { ...row, secret }), secret };
     });
   }
@@ -142,12 +142,10 @@ export class WebhookService {
       const before = toPublic(Webhook, row);
       if (Object.keys(changes).length === 0) return before;
       const object = toPublic(Webhook, await tx.webhook.update({ where: { id }, data: changes }));
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
+      await emitEventBy(tx, principal, {
         type: 'webhook.updated',
         object,
         previousAttributes: changedAttributes(before, object),
-        actor: actorOf(principal),
       });
       return object;
     });
@@ -160,12 +158,7 @@ export class WebhookService {
       const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
       await tx.webhook.delete({ where: { id } });
       const object = toPublic(Webhook, row);
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
-        type: 'webhook.deleted',
-        object,
-        actor: actorOf(principal),
-      });
+      await emitEventBy(tx, principal, { type: 'webhook.deleted', object });
       return true;
     });
   }
@@ -193,12 +186,10 @@ export class WebhookService {
         },
       });
       const object = toPublic(Webhook, row);
-      await emitEvent(tx, {
-        organizationId: row.organizationId,
+      await emitEventBy(tx, principal, {
         type: 'webhook.secret_rotated',
         object,
         previousAttributes: changedAttributes(toPublic(Webhook, current), object),
-        actor: actorOf(principal),
       });
       return { ...toPublic(NewWebhook, { ...row, secret }), secret };
     });

@@ -153,19 +153,13 @@ function requiredFieldsOf(body: z.ZodType): string[] {
   return Object.keys(shape).filter((name) => !shape[name]!.safeParse(undefined).success);
 }
 
-/**
- * Whether the body may carry a record read with GET: a create's (POST to a
- * collection) and an update's (PUT). An action's body is its input only.
- */
-const takesRecordBack = (row: RestRoute) => row.method === 'put' || (row.method === 'post' && !row.path.includes(':'));
-
 const list = (names: string[]) => names.map((name) => `\`${name}\``).join(', ');
 
 /** What a body says of the record's other fields, which its properties leave out. */
 function roundTripNote(row: RestRoute, readOnly: string[]): string {
   const actionOnly = readOnly.filter((name) => row.actionOnly?.[name]);
   const fixed = readOnly.filter((name) => !row.actionOnly?.[name]);
-  if (row.method === 'post') {
+  if (row.role === 'create') {
     // A create has no record to compare with: a read-only field passes only empty, or at the state a new record starts in.
     return (
       `The record's read-only fields (${list(readOnly)}) are accepted only as null (a state: the one a new ` +
@@ -197,7 +191,8 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
   };
   const required = requiredFieldsOf(row.body);
   const fields = Object.keys(json.properties ?? {});
-  const readOnly = takesRecordBack(row) ? row.readOnly.filter((name) => !fields.includes(name)) : [];
+  // Only a create's or update's body may carry the record's read-only fields (served-route.ts); an action's, none.
+  const readOnly = row.readOnly.filter((name) => !fields.includes(name));
   const { additionalProperties: _closed, ...open } = json;
   const body = {
     ...(readOnly.length

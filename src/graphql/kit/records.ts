@@ -74,7 +74,7 @@ export function previousAttributes<T extends object>(before: T, changed: string[
  */
 export function changedAttributes<T extends object>(before: T, after: T): Partial<T> {
   const [was, is] = [before as Record<string, unknown>, after as Record<string, unknown>];
-  const changed = Object.keys(was).filter((field) => JSON.stringify(was[field]) !== JSON.stringify(is[field]));
+  const changed = Object.keys(was).filter((field) => !sameValue(was[field], is[field]));
   return previousAttributes(before, changed);
 }
 

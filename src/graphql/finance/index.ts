@@ -1,6 +1,6 @@
 // The finance area: one line per resource.
-import { expenseModule } from './expense/index.js';
-import { invoiceModule } from './invoice/index.js';
-import { paymentModule } from './payment/index.js';
+import { expenses } from './expense/index.js';
+import { invoices } from './invoice/index.js';
+import { payments } from './payment/index.js';
 
-export const finance = [invoiceModule, paymentModule, expenseModule] as const;
+export const finance = [invoices.module, payments.module, expenses.module] as const;

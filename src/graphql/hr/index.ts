@@ -1,7 +1,7 @@
 // The HR area: one line per resource.
-import { attendanceModule } from './attendance/index.js';
-import { employeeModule } from './employee/index.js';
-import { leaveRequestModule } from './leave-request/index.js';
-import { payrollRunModule } from './payroll-run/index.js';
+import { attendance } from './attendance/index.js';
+import { employees } from './employee/index.js';
+import { leaveRequests } from './leave-request/index.js';
+import { payrollRuns } from './payroll-run/index.js';
 
-export const hr = [employeeModule, attendanceModule, leaveRequestModule, payrollRunModule] as const;
+export const hr = [employees.module, attendance.module, leaveRequests.module, payrollRuns.module] as const;

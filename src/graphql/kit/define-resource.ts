@@ -1,9 +1,11 @@
-// `defineResource`: a resource's declaration in, its module out (the resolver,
-// the REST rows with the lifecycle's actions, and the service named after the
-// list), ready for its area's index.
+// `defineResource`: a resource's declaration in, its module out (the resolver
+// with the relation fields of its references, the REST rows with the
+// lifecycle's actions, and the service named after the list), ready for its
+// area's index.
 import { declareResource } from './declared.js';
 import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
+import { relationFields } from './relations.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
 import { resourceResolver } from './resource-resolver.js';
 import { ResourceService } from './resource-service.js';
@@ -79,6 +81,10 @@ export function defineResource<T extends { id: string }, N extends string>(
   }>['services'];
   return {
     resource,
-    module: { resolvers: [resourceResolver(resource)], routes: routesOf(resource), services },
+    module: {
+      resolvers: [resourceResolver(resource), ...relationFields(resource)],
+      routes: routesOf(resource),
+      services,
+    },
   };
 }

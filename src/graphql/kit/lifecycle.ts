@@ -1,7 +1,8 @@
-// A resource's lifecycle as data: the field that holds its state, the states,
-// where a new record starts, the actions between states (which states each may
-// start from, where it leads, what it takes and sets, the event it raises) and
-// the states in which the record may still be edited. From it the kit makes
+// A resource's lifecycle as data: the field that holds its state (the states
+// are that field's oneOf values, written once in the type), where a new record
+// starts, the actions between states (which states each may start from, where
+// it leads, what it takes and sets, the event it raises) and the states in
+// which the record may still be edited. From it the kit makes
 // `POST /<things>/:id/<action>` and a GraphQL mutation per action, refuses a
 // move from the wrong state with a 409 that names the current state, refuses an
 // edit in a state that allows none, and refuses in a PUT body a field that only
@@ -10,6 +11,7 @@ import type { z } from 'zod';
 import type { Actor } from '../../auth/principal.js';
 import { DomainError } from '../../errors.js';
 import type { EventType } from '../../jobs/event-types.js';
+import { publicFieldsOf, type PublicType } from './fields.js';
 import type { ActionInput } from './inputs.js';
 
 /** What an action's rule may read and do: the connection of the change's transaction. */
@@ -42,8 +44,9 @@ export interface Action<T, I = Record<string, unknown>> {
 }
 
 export interface Lifecycle<T> {
-  /** The field that holds the state (`status`, `stage`). */
+  /** The field that holds the state (`status`, `stage`): a public `oneOf` field of the type. */
   field: string;
+  /** The field's values, in order (filled in from the type). */
   states: readonly [string, ...string[]];
   /** Where a new record starts. */
   initial: string;
@@ -66,6 +69,21 @@ export interface Lifecycle<T> {
   /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions?: Record<string, Action<T, any>>;
+}
+
+/** A lifecycle as declared: its states are read from the type's field. */
+export type LifecycleDeclaration<T> = Omit<Lifecycle<T>, 'states'>;
+
+/** The lifecycle with its states, the values of the type's `field`; throws at load when that is no oneOf. */
+export function completeLifecycle<T>(type: PublicType<T>, declared: LifecycleDeclaration<T>): Lifecycle<T> {
+  const states = publicFieldsOf(type).find((field) => field.name === declared.field)?.kind.values;
+  if (!states) {
+    throw new Error(
+      `${type.name}'s lifecycle field '${declared.field}' must be a public field of one of its states ` +
+        `(@Public.of(oneOf(STATES))): the lifecycle reads its states from it`,
+    );
+  }
+  return { ...declared, states };
 }
 
 /** The REST path segment of an action: its name in kebab case (`clockOut` is `/clock-out`). */

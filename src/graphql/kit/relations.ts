@@ -1,8 +1,9 @@
-// Relation fields between declared resources, as GraphQL field resolvers: a
-// reference (`Deal.contact`, from the deal's contactId) and the records that
-// name one (`Contact.deals(page, limit)`, a page as a root list answers). Each loads through a
-// per-request DataLoader, so a list costs one query per relation, not one per
-// row; reading a related record needs the related area's read scope.
+// Relation fields between declared resources, as GraphQL field resolvers made
+// from a declaration's references (references.ts): a reference (`Deal.contact`,
+// from the deal's contactId) and the records that name one
+// (`Contact.deals(page, limit)`, a page as a root list answers). Each loads
+// through a per-request DataLoader, so a list costs one query per relation, not
+// one per row; reading a related record needs the related area's read scope.
 import { Args, ArgsType, Ctx, Field, FieldResolver, Int, Resolver, Root, type ClassType } from 'type-graphql';
 import { requirePrincipal } from '../auth-checker.js';
 import type { Context } from '../context.js';
@@ -17,7 +18,7 @@ import { Requires } from './scope.js';
 const serviceOf = <T extends { id: string }>(ctx: Context, resource: Resource<T>) =>
   (ctx.services as unknown as Record<string, ResourceService<T>>)[resource.names.many]!;
 
-function fieldResolver(on: Resource<object>, name: string, define: (prototype: object) => void): ClassType {
+function fieldResolver(on: Resource, name: string, define: (prototype: object) => void): ClassType {
   const Generated = { [`${on.type.name}${name}Resolver`]: class {} }[`${on.type.name}${name}Resolver`]!;
   define(Generated.prototype);
   Resolver(() => on.type)(Generated);
@@ -25,20 +26,20 @@ function fieldResolver(on: Resource<object>, name: string, define: (prototype: o
 }
 
 /** `<on>.<name>`: the `target` record that `on`'s field `field` names, or null (absent, or deleted). */
-export function referenceField<S extends object, T extends { id: string }>(options: {
-  on: Resource<S>;
-  field: keyof S & string;
+function referenceField<T extends { id: string }>(options: {
+  on: Resource;
+  field: string;
   name: string;
   target: Resource<T>;
   description?: string;
 }): ClassType {
   const { on, field, name, target } = options;
-  return fieldResolver(on as Resource<object>, name, (prototype) =>
+  return fieldResolver(on, name, (prototype) =>
     decoratedMethod(
       prototype,
       name,
-      async (record: S, ctx: Context) => {
-        const id = record[field] as unknown as string | null;
+      async (record: Record<string, unknown>, ctx: Context) => {
+        const id = record[field] as string | null;
         if (!id) return null;
         const principal = requirePrincipal(ctx);
         const loader = loaderFor<string, T | undefined>(ctx, `${on.type.name}.${name}`, async (ids) =>
@@ -72,11 +73,11 @@ export class RelationPageArgs {
  * `<on>.<name>(page, limit)`: a page of the `source` records whose `field` names
  * it, oldest first, as a root list answers (`DealPage`: data and pagination).
  */
-export function referringField<S extends { id: string }>(options: {
-  on: Resource<object>;
+function referringField<S extends { id: string }>(options: {
+  on: Resource;
   name: string;
   source: Resource<S>;
-  field: keyof S & string;
+  field: string;
   description?: string;
 }): ClassType {
   const { on, name, source, field } = options;
@@ -102,27 +103,16 @@ export function referringField<S extends { id: string }>(options: {
   );
 }
 
-/** A reference read both ways: `<from>.<name>` and, when `inverse` is given, `<target>.<inverse.name>(page, limit)`. */
-export interface Relation<S, T extends { id: string }> {
-  field: keyof S & string;
-  name: string;
-  target: Resource<T>;
-  description?: string;
-  inverse?: { name: string; description: string };
-}
-
-/** A declared resource's module with the relation fields of its references added to its resolvers. */
-export function withRelations<S extends { id: string }, M extends { resolvers: unknown[] }>(
-  defined: { resource: Resource<S>; module: M },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each relation has its own target type
-  ...relations: Relation<S, any>[]
-): M {
-  const { resource } = defined;
-  const fields = relations.flatMap(({ field, name, target, description, inverse }) => [
-    referenceField({ on: resource, field, name, target, description }),
+/**
+ * The relation fields of a resource's references: `<resource>.<name>` and,
+ * unless declared without, `<target>.<inverse>(page, limit)` (made here, beside
+ * the referring resource, so the target knows nothing of it).
+ */
+export function relationFields(resource: Resource<{ id: string }>): ClassType[] {
+  return Object.entries(resource.references).flatMap(([field, { name, target, description, inverse }]) => [
+    referenceField({ on: resource, field, name, target: target as Resource<{ id: string }>, description }),
     ...(inverse
       ? [referringField({ on: target, name: inverse.name, source: resource, field, description: inverse.description })]
       : []),
   ]);
-  return { ...defined.module, resolvers: [...defined.module.resolvers, ...fields] };
 }

@@ -282,21 +282,20 @@ export class ResourceService<T extends { id: string }> {
   }
 
   private requireWellFormedReferences(values: Record<string, unknown>) {
-    for (const [field, reference] of Object.entries(this.resource.references ?? {})) {
+    for (const [field, { target }] of Object.entries(this.resource.references)) {
       const id = values[field];
-      if (typeof id === 'string' && !isWellFormedId(reference.idKind, id))
-        throw unknownReference(field, reference.label);
+      if (typeof id === 'string' && !isWellFormedId(target.idKind, id)) throw unknownReference(field, target);
     }
   }
 
   /** The insert's conditions: each reference given is a record of the organization. */
   private referenceConditions(values: Record<string, unknown>, organizationId: string) {
-    return Object.entries(this.resource.references ?? {})
+    return Object.entries(this.resource.references)
       .filter(([field]) => typeof values[field] === 'string')
       .map(
-        ([field, { table }]) =>
+        ([field, { target }]) =>
           (param: (value: unknown) => string) =>
-            `exists (select 1 from "${table}" where id = ${param(values[field])} and "organizationId" = ${param(organizationId)})`,
+            `exists (select 1 from "${target.table}" where id = ${param(values[field])} and "organizationId" = ${param(organizationId)})`,
       );
   }
 
@@ -316,14 +315,14 @@ export class ResourceService<T extends { id: string }> {
    * SHARE) until commit so a concurrent delete cannot slip between; else a 400.
    */
   private async requireReferences(rules: RuleContext, values: Record<string, unknown>) {
-    for (const [field, reference] of Object.entries(this.resource.references ?? {})) {
+    for (const [field, { target }] of Object.entries(this.resource.references)) {
       const id = values[field];
       if (typeof id !== 'string') continue;
       const found = await rules.query(
-        `select 1 from "${reference.table}" where id = $1 and "organizationId" = $2 for key share`,
+        `select 1 from "${target.table}" where id = $1 and "organizationId" = $2 for key share`,
         [id, rules.organizationId],
       );
-      if (found.length === 0) throw unknownReference(field, reference.label);
+      if (found.length === 0) throw unknownReference(field, target);
     }
   }
 
@@ -332,18 +331,19 @@ export class ResourceService<T extends { id: string }> {
     const conflict = this.resource.unique && uniqueConflict(error, this.resource.unique);
     if (conflict) return conflict;
     if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
-      const entry = Object.entries(this.resource.references ?? {}).find(([field]) =>
+      const entry = Object.entries(this.resource.references).find(([field]) =>
         error.constraint?.includes(`_${field}_`),
       );
-      if (entry) return unknownReference(entry[0], entry[1].label);
+      if (entry) return unknownReference(entry[0], entry[1].target);
       return new DomainError('CONFLICT', `Other records still refer to this ${this.resource.noun[0]}`);
     }
     return undefined;
   }
 }
 
-const unknownReference = (field: string, label: string) =>
-  invalidField(field, `no ${label} with this id in the organization`);
+/** A 400 naming the field and what it should name: 'no contact with this id in the organization'. */
+const unknownReference = (field: string, target: Resource) =>
+  invalidField(field, `no ${target.noun[0]} with this id in the organization`);
 
 function ruleContextOf(db: Queryable, organizationId: string, actor: Actor): RuleContext {
   return {

@@ -11,8 +11,9 @@ import type { IdKind } from '../../ids.js';
 import type { EventType } from '../../jobs/event-types.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
-import type { Lifecycle, RuleContext } from './lifecycle.js';
+import { completeLifecycle, type Lifecycle, type LifecycleDeclaration, type RuleContext } from './lifecycle.js';
 import type { AnyListDefinition } from './list.js';
+import { completeReferences, words, type Reference, type ReferenceDeclaration } from './references.js';
 
 /** An area of the API: its REST path prefix, OpenAPI tag and scopes. */
 export interface Area {
@@ -27,14 +28,6 @@ export const AREAS = {
   hr: { path: '/hr', tag: 'HR', read: 'hr:read', write: 'hr:write' },
   finance: { path: '/finance', tag: 'Finance', read: 'finance:read', write: 'finance:write' },
 } as const satisfies Record<string, Area>;
-
-/** A field naming another record of the organization: anything else is a 400 naming the field. */
-export interface Reference {
-  table: string;
-  idKind: IdKind;
-  /** How the message names it: 'contact' ('no contact with this id in the organization'). */
-  label: string;
-}
 
 /** An event a change raises; `previous`: with the previous values of what changed. */
 export interface EventSpec {
@@ -91,7 +84,12 @@ export interface ResourceDeclaration<T extends object> {
   operations?: { update?: boolean; delete?: boolean };
   /** Unique fields (per organization) and the 409 message of each. */
   unique?: Record<string, string>;
-  references?: Record<string, Reference>;
+  /**
+   * Fields naming another record of the organization (anything else is a 400
+   * naming the field), each as the resource it names: `{ contactId: contacts }`
+   * (see references.ts); the relation fields both ways come from it.
+   */
+  references?: { [K in keyof T & string]?: ReferenceDeclaration };
   /**
    * The events of its changes: a create, a PUT (with previousAttributes) and a
    * DELETE (data.object: the record as it was); `others`: events about the record
@@ -99,7 +97,7 @@ export interface ResourceDeclaration<T extends object> {
    * lifecycle's actions name their own. Every change raises one (a test checks).
    */
   events?: { created?: EventType; updated?: EventType; deleted?: EventType; others?: readonly EventType[] };
-  lifecycle?: Lifecycle<T>;
+  lifecycle?: LifecycleDeclaration<T>;
   rules?: Rules<T>;
   /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
@@ -108,13 +106,15 @@ export interface ResourceDeclaration<T extends object> {
 }
 
 /** A declaration with its defaults filled in: what the kit's parts read. */
-export interface Resource<T extends object = object> extends ResourceDeclaration<T> {
+export interface Resource<T extends object = object> extends Omit<ResourceDeclaration<T>, 'references' | 'lifecycle'> {
   table: string;
   names: { one: string; many: string };
   noun: [string, string];
   /** /crm/contacts */
   fullPath: string;
   operations: { update: boolean; delete: boolean };
+  references: Record<string, Reference>;
+  lifecycle?: Lifecycle<T>;
 }
 
 const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
@@ -122,17 +122,22 @@ const lowerFirst = (name: string) => name[0]!.toLowerCase() + name.slice(1);
 export function completeDeclaration<T extends object>(declaration: ResourceDeclaration<T>): Resource<T> {
   const name = declaration.type.name;
   const names = declaration.names ?? { one: lowerFirst(name), many: `${lowerFirst(name)}s` };
-  return {
+  const resource: Resource<T> = {
     ...declaration,
     table: name,
     names,
-    noun: declaration.noun ?? [names.one.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`), names.many],
+    noun: declaration.noun ?? [words(names.one), names.many],
     fullPath: `${declaration.area.path}/${declaration.path}`,
     operations: {
       update: declaration.operations?.update ?? declaration.input !== undefined,
       delete: declaration.operations?.delete ?? false,
     },
+    references: {},
+    lifecycle: declaration.lifecycle && completeLifecycle(declaration.type, declaration.lifecycle),
   };
+  // After the rest: a reference to 'self' names the completed resource.
+  resource.references = completeReferences(resource, declaration.references);
+  return resource;
 }
 
 /**

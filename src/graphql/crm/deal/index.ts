@@ -3,11 +3,10 @@
 // the same organization. Deal.contact and Contact.deals live here, beside the
 // deals, so the contact folder knows nothing of deals.
 import { defineResource } from '../../kit/define-resource.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { contacts } from '../contact/index.js';
 import { dealInput, dealList } from './input.js';
-import { CLOSED_STAGES, Deal, DEAL_STAGES, OPEN_STAGES } from './type.js';
+import { CLOSED_STAGES, Deal, OPEN_STAGES } from './type.js';
 
 export const deals = defineResource({
   type: Deal,
@@ -18,11 +17,10 @@ export const deals = defineResource({
   input: dealInput,
   list: dealList,
   operations: { delete: true },
-  references: { contactId: { table: 'Contact', idKind: 'contact', label: 'contact' } },
+  references: { contactId: { target: contacts, description: 'The contact, if any (null once it is deleted).' } },
   events: { created: 'deal.created', updated: 'deal.updated', deleted: 'deal.deleted' },
   lifecycle: {
     field: 'stage',
-    states: DEAL_STAGES,
     initial: 'lead',
     startsIn: OPEN_STAGES,
     // A won or lost deal is a record of what happened: no amount or contact changes afterwards.
@@ -39,12 +37,4 @@ export const deals = defineResource({
       'A won or lost deal cannot be edited (409 naming its stage).',
     delete: 'Emits `deal.deleted` (data.object: the deal as it was).',
   },
-});
-
-export const dealModule = withRelations(deals, {
-  field: 'contactId',
-  name: 'contact',
-  target: contacts.resource,
-  description: 'The contact, if any (null once it is deleted).',
-  inverse: { name: 'deals', description: "The contact's deals, oldest first." },
 });

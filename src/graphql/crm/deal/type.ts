@@ -1,7 +1,7 @@
 // The Deal as every transport shows it: GraphQL type, REST body, OpenAPI schema
 // and event data.object all come from these declarations. Relation fields
-// (Deal.contact, Contact.deals) are resolvers (resolver.ts), not public fields:
-// REST bodies and events never carry them.
+// (Deal.contact, Contact.deals) come from the declaration's references, not
+// from public fields: REST bodies and events never carry them.
 import { ObjectType } from 'type-graphql';
 import { oneOf, Public } from '../../kit/fields.js';
 

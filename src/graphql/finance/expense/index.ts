@@ -3,11 +3,10 @@
 // edited, and each move after the draft raises its event and stamps its time.
 import { employees } from '../../hr/employee/index.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { expenseInput, expenseList, rejectInput } from './input.js';
-import { EXPENSE_STATUSES, Expense } from './type.js';
+import { Expense } from './type.js';
 
 export const expenses = defineResource({
   type: Expense,
@@ -17,7 +16,8 @@ export const expenses = defineResource({
   names: { one: 'expense', many: 'expenses' },
   input: expenseInput,
   list: expenseList,
-  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  // Reading the employee needs hr:read; an employee's expenses need finance:read.
+  references: { employeeId: employees },
   events: { created: 'expense.created', updated: 'expense.updated' },
   descriptions: {
     create: 'Starts as a draft. Emits `expense.created`.',
@@ -25,7 +25,6 @@ export const expenses = defineResource({
   },
   lifecycle: {
     field: 'status',
-    states: EXPENSE_STATUSES,
     initial: 'draft',
     editableIn: ['draft'],
     actions: {
@@ -64,12 +63,4 @@ export const expenses = defineResource({
       },
     },
   },
-});
-
-// Reading the employee needs hr:read; an employee's expenses need finance:read.
-export const expenseModule = withRelations(expenses, {
-  field: 'employeeId',
-  name: 'employee',
-  target: employees.resource,
-  inverse: { name: 'expenses', description: "The employee's expenses, oldest first." },
 });

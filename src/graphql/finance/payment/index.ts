@@ -9,7 +9,6 @@ import { sqlSelectOf } from '../../kit/fields.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { previousAttributes } from '../../kit/records.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW, updateRecordFromRule } from '../../kit/store.js';
 import { invoices } from '../invoice/index.js';
@@ -50,7 +49,9 @@ export const payments = defineResource({
   input: paymentInput,
   list: paymentList,
   operations: { update: false },
-  references: { invoiceId: { table: 'Invoice', idKind: 'invoice', label: 'invoice' } },
+  references: {
+    invoiceId: { target: invoices, inverse: { description: 'The payments against the invoice, oldest first.' } },
+  },
   events: { created: 'payment.received' },
   conflicts: { create: 'The invoice is draft or void' },
   descriptions: {
@@ -64,11 +65,4 @@ export const payments = defineResource({
       return { receivedAt: values.receivedAt ?? NOW };
     },
   },
-});
-
-export const paymentModule = withRelations(payments, {
-  field: 'invoiceId',
-  name: 'invoice',
-  target: invoices.resource,
-  inverse: { name: 'payments', description: 'The payments against the invoice, oldest first.' },
 });

@@ -8,12 +8,11 @@ import { DomainError, invalidField } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { isoTimestamp } from '../../kit/fields.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employees } from '../employee/index.js';
 import { attendanceInput, attendanceList, clockOutInput } from './input.js';
 import { lockEmployee, refuseOverlap } from './overlap.js';
-import { ATTENDANCE_STATUSES, Attendance } from './type.js';
+import { Attendance } from './type.js';
 
 const invalid = (message: string) => invalidField('clockOut', message);
 
@@ -38,11 +37,12 @@ export const attendance = defineResource({
   names: { one: 'attendanceRecord', many: 'attendance' },
   input: attendanceInput,
   list: attendanceList,
-  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  references: {
+    employeeId: { target: employees, inverse: { description: "The employee's attendance records, oldest first." } },
+  },
   events: { created: 'attendance.logged', updated: 'attendance.updated' },
   lifecycle: {
     field: 'status',
-    states: ATTENDANCE_STATUSES,
     initial: 'open',
     // Corrections: clockIn while open, either time once closed.
     editableIn: ['open', 'closed'],
@@ -106,11 +106,4 @@ export const attendance = defineResource({
     create: 'Clocks the employee in at `clockIn` (default now). Emits `attendance.logged`.',
     update: 'Corrects clockIn, or the clockOut of a closed record (minutesWorked follows). Emits `attendance.updated`.',
   },
-});
-
-export const attendanceModule = withRelations(attendance, {
-  field: 'employeeId',
-  name: 'employee',
-  target: employees.resource,
-  inverse: { name: 'attendance', description: "The employee's attendance records, oldest first." },
 });

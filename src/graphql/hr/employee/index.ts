@@ -3,10 +3,9 @@
 // no cycle through this one, and termination ends on a day not before the start.
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { employeeInput, employeeList, terminateInput } from './input.js';
-import { EMPLOYEE_STATUSES, Employee } from './type.js';
+import { Employee } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -19,11 +18,15 @@ export const employees = defineResource({
   input: employeeInput,
   list: employeeList,
   unique: { email: 'An employee with this email already exists in the organization' },
-  references: { managerId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  references: {
+    managerId: {
+      target: 'self',
+      inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
+    },
+  },
   events: { created: 'employee.created', updated: 'employee.updated' },
   lifecycle: {
     field: 'status',
-    states: EMPLOYEE_STATUSES,
     initial: 'active',
     // A former employee's record is still corrected (an address, a salary on file); reinstate reopens it.
     editableIn: ['active', 'terminated'],
@@ -78,11 +81,4 @@ export const employees = defineResource({
       }
     },
   },
-});
-
-export const employeeModule = withRelations(employees, {
-  field: 'managerId',
-  name: 'manager',
-  target: employees.resource,
-  inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
 });

@@ -7,12 +7,11 @@
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
-import { withRelations } from '../../kit/relations.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { employees } from '../employee/index.js';
 import { leaveRequestInput, leaveRequestList, rejectInput } from './input.js';
-import { LEAVE_STATUSES, LeaveRequest } from './type.js';
+import { LeaveRequest } from './type.js';
 
 /**
  * Refuses leave ending after a terminated employee's end date (leave within
@@ -43,11 +42,10 @@ export const leaveRequests = defineResource({
   names: { one: 'leaveRequest', many: 'leaveRequests' },
   input: leaveRequestInput,
   list: leaveRequestList,
-  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
+  references: { employeeId: employees },
   events: { created: 'leave.requested', updated: 'leave.updated' },
   lifecycle: {
     field: 'status',
-    states: LEAVE_STATUSES,
     initial: 'requested',
     editableIn: ['requested'],
     actions: {
@@ -105,11 +103,4 @@ export const leaveRequests = defineResource({
     create: 'Starts as requested. Emits `leave.requested`.',
     update: 'Partial; only while requested (else 409). Emits `leave.updated`.',
   },
-});
-
-export const leaveRequestModule = withRelations(leaveRequests, {
-  field: 'employeeId',
-  name: 'employee',
-  target: employees.resource,
-  inverse: { name: 'leaveRequests', description: "The employee's leave requests, oldest first." },
 });

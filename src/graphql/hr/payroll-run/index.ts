@@ -11,7 +11,7 @@ import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { payrollRunInput, payrollRunList } from './input.js';
 import { grossForPeriod, periodDays } from './proration.js';
-import { PAYROLL_RUN_STATUSES, PayrollRun } from './type.js';
+import { PayrollRun } from './type.js';
 
 const MAX_PERIOD_DAYS = 366;
 
@@ -86,7 +86,6 @@ export const payrollRuns = defineResource({
   },
   lifecycle: {
     field: 'status',
-    states: PAYROLL_RUN_STATUSES,
     initial: 'draft',
     editableIn: ['draft'],
     actions: {
@@ -120,5 +119,3 @@ export const payrollRuns = defineResource({
     },
   },
 });
-
-export const payrollRunModule = payrollRuns.module;

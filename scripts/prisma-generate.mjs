@@ -1,6 +1,6 @@
 // Runs `prisma generate` offline. Generate never runs the native schema engine,
 // but it tries to download one unless PRISMA_SCHEMA_ENGINE_BINARY names an
-// existing file (see STACK.md); migrations use the WebAssembly engine instead.
+// existing file (docs/decisions.md, "Operations"); migrations use the WebAssembly engine instead.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,4 +1,4 @@
-// Idempotency-Key on POST: safe retries of creates (DECISIONS.md), per credential,
+// Idempotency-Key on POST: safe retries of creates (docs/decisions.md, "REST"), per credential,
 // with answers sealed at rest and requests identified by a keyed hash.
 import { createHash } from 'node:crypto';
 import pg from 'pg';

@@ -1,5 +1,5 @@
 // What an API key looks like, shared by the service that issues keys and the
-// resolver that checks them (DECISIONS.md: key and secret, stored as hashes).
+// resolver that checks them (docs/decisions.md, "Authentication": key format, hashing).
 import { hashIssuedSecret, randomToken, sha256Hex } from './secrets.js';
 
 export const API_KEY_PREFIX = 'bpk_';

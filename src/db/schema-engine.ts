@@ -1,5 +1,6 @@
 // Prisma's schema engine compiled to WebAssembly: applies and diffs migrations
-// without the native binary that `prisma migrate` would download (STACK.md).
+// without the native binary that `prisma migrate` would download (docs/decisions.md,
+// "Operations": migrations).
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';

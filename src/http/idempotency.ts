@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (DECISIONS.md): a repeat with the same key and body
+// Idempotency-Key on POST (docs/decisions.md, "REST"): a repeat with the same key and body
 // gets the first answer again; the same key with another body is 409 CONFLICT.
 // Keys are per credential (the API key, or the OAuth app and user) and kept 24
 // hours: the same key from another credential is a new request. Answers can hold

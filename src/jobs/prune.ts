@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 
 export const PRUNE = 'prune';
 const BATCH = 5_000;
-/** DECISIONS.md: Idempotency-Keys are kept 24 hours. */
+/** Idempotency-Keys are kept 24 hours (docs/decisions.md, "REST"). */
 const IDEMPOTENCY_KEEP_HOURS = 24;
 
 export interface PruneDependencies {

@@ -2,14 +2,18 @@
 // graphile-worker itself frees such jobs only after 4 hours. So each worker
 // process holds a PostgreSQL session advisory lock per id it locks jobs under, on
 // a connection of its own, for as long as it lives: PostgreSQL drops the locks
-// with the session when the process dies. Jobs are locked under the id of the
-// worker pool (`pool-…`: graphile-worker 0.17 fetches for its workers under it),
-// so that is the id marked (the busy-workers test in worker.test.ts would show a
-// version that locks under another). Every worker process, at start and then every recover interval,
-// looks at the ids that lock jobs; an id whose advisory lock nobody holds belongs
-// to a dead process, and its jobs are unlocked for the living
-// (graphile_worker.force_unlock_workers). A job is then delivered again: receivers
-// deduplicate on the event id.
+// with the session when the process dies. Every worker process, at start and then
+// every recover interval, looks at the ids that lock jobs; an id whose advisory
+// lock nobody holds belongs to a dead process, and its jobs are unlocked for the
+// living. A job is then delivered again: receivers deduplicate on the event id.
+//
+// Only graphile-worker's documented surfaces are used, none of its private tables
+// (which it may change in a patch release): the `pool:create` event names each
+// WorkerPool; the `graphile_worker.jobs` view's `locked_by` is "the WorkerPool id
+// that the job was locked by" (its docs, "The 'jobs' view": a column changes only
+// in a semver major); `graphile_worker.force_unlock_workers` is its admin function
+// for exactly this, workers known dead. test/worker-liveness.test.ts checks that
+// jobs are locked under the id the event names.
 import type { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -55,8 +59,9 @@ export async function startLiveness(
     await held;
     const client = await pool.connect();
     try {
+      // Read seldom (once a recover interval) and outside a transaction, as the view's docs ask.
       const { rows } = await client.query<{ id: string }>(
-        `select distinct locked_by as id from graphile_worker._private_jobs where locked_by is not null`,
+        `select distinct locked_by as id from graphile_worker.jobs where locked_by is not null`,
       );
       const dead: string[] = [];
       for (const { id } of rows) {

@@ -1,6 +1,7 @@
 // POST /oauth/token: the three grants through @node-oauth/oauth2-server. The
 // library reads only form-encoded bodies, so a JSON body (as the specification
-// shows) is read here and handed over relabelled as form-encoded (STACK.md).
+// shows) is read here and handed over relabelled as form-encoded (docs/decisions.md,
+// "Authorization service (OAuth 2.0)").
 // The answer is exactly RFC 6749 5.1's, never cached.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';

@@ -1,4 +1,4 @@
-// page/limit arguments and the pagination object of list responses (DECISIONS.md:
+// page/limit arguments and the pagination object of list responses (docs/decisions.md, "REST":
 // page >= 1, default 1; limit 1..100, default 50; out of range is a 400 naming it).
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { z } from 'zod';

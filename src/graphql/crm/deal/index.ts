@@ -1,5 +1,5 @@
 // Deals, declared once (see kit/resource.ts): the stage lifecycle of
-// DECISIONS.md moves through PUT, and the contact a deal names must be one of
+// docs/decisions.md ("Deals") moves through PUT, and the contact a deal names must be one of
 // the same organization. Deal.contact and Contact.deals live here, beside the
 // deals, so the contact folder knows nothing of deals.
 import { defineResource } from '../../kit/define-resource.js';

@@ -5,7 +5,7 @@
 import { ObjectType } from 'type-graphql';
 import { oneOf, Public } from '../../kit/fields.js';
 
-/** The lifecycle, in order (DECISIONS.md): any open stage may move to any other or close. */
+/** The lifecycle, in order (docs/decisions.md, "Deals"): any open stage may move to any other or close. */
 export const DEAL_STAGES = ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
 export type DealStage = (typeof DEAL_STAGES)[number];
 

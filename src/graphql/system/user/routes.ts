@@ -16,7 +16,9 @@ export const userRoutes = resourceRoutes({
     update:
       'Partial: fields sent are changed, omitted are kept, null clears `name` (and `scopes` to none). ' +
       'Making an admin a member needs its `scopes` in the same request; the last admin cannot be demoted (409).',
-    delete: 'Deletes the user for good; API keys it created keep working. The last admin cannot be deleted (409).',
+    delete:
+      'Deletes the user for good, with its sessions and OAuth grants. The API keys it created are revoked at once ' +
+      '(they stay listed, with `revokedAt` and no creator). The last admin cannot be deleted (409).',
   },
   conflicts: {
     create: 'A user with this email already exists',

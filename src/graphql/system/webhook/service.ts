@@ -373,7 +373,7 @@ function job(payload: DeliveryPayload): string {
   return JSON.stringify(payload);
 }
 
-/** DECISIONS.md: a webhook needs the read scope of every event type it subscribes to. */
+/** A webhook needs the read scope of every event type it subscribes to (docs/decisions.md, "Webhooks"). */
 function requireReadScopes(principal: Principal, events: EventType[]): void {
   const missing = [...new Set(events.map((type) => EVENT_TYPES[type]))].filter(
     (scope) => !hasScope(principal.scopes, scope),

@@ -4,6 +4,7 @@
 // row is locked, so two concurrent clock-ins cannot both pass), clockOut comes
 // after clockIn, the service computes minutesWorked, and an employee's records
 // never overlap (overlap.ts).
+import { event } from '../../../events/event.js';
 import { DomainError, invalidField } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { isoTimestamp } from '../../kit/fields.js';
@@ -30,16 +31,25 @@ async function transactionTime(rules: RuleContext): Promise<string> {
   return row!.now;
 }
 
+/** Clocking in (the create) and clocking out (an action) raise the same event. */
+const logged = event(
+  'attendance.logged',
+  'An employee clocked in (POST /hr/attendance) or out (POST /hr/attendance/:id/clock-out).',
+);
+
 export const attendance = defineResource({
   type: Attendance,
-  idKind: 'attendance',
+  idPrefix: 'att',
   area: AREAS.hr,
   path: 'attendance',
   names: { one: 'attendanceRecord', many: 'attendance' },
   input: attendanceInput,
   list: attendanceList,
-  references: { employeeId: { table: 'Employee', idKind: 'employee', label: 'employee' } },
-  events: { created: 'attendance.logged', updated: 'attendance.updated' },
+  references: { employeeId: { table: 'Employee', label: 'employee' } },
+  events: {
+    created: logged,
+    updated: event('attendance.updated', 'An attendance record was corrected (PUT /hr/attendance/:id).'),
+  },
   lifecycle: {
     field: 'status',
     states: ATTENDANCE_STATUSES,
@@ -59,7 +69,7 @@ export const attendance = defineResource({
           await refuseOverlap(rules, { ...record, from: record.clockIn, to: at }, 'clockOut');
           return { clockOut: at, minutesWorked: minutes };
         },
-        event: 'attendance.logged',
+        event: logged,
       },
     },
   },

@@ -1,5 +1,7 @@
 // Identifiers: a type prefix (so a stray id says what it is) and a ULID, which
 // sorts by creation time and keeps the (organization, createdAt, id) index compact.
+// A declared resource names its own prefix (`idPrefix` on its declaration,
+// src/graphql/kit/resource.ts); ID_PREFIX holds the kinds no declaration owns.
 import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
@@ -7,8 +9,6 @@ export const ID_PREFIX = {
   organization: 'org',
   user: 'usr',
   apiKey: 'key',
-  contact: 'con',
-  deal: 'deal',
   event: 'evt',
   webhook: 'whk',
   webhookDelivery: 'whd',
@@ -17,14 +17,7 @@ export const ID_PREFIX = {
   accessToken: 'oat',
   refreshToken: 'ort',
   session: 'ses',
-  employee: 'emp',
-  attendance: 'att',
-  leaveRequest: 'lve',
-  payrollRun: 'pay',
   payrollItem: 'pit',
-  expense: 'exp',
-  invoice: 'inv',
-  payment: 'pmt',
   export: 'xpt',
 } as const;
 
@@ -43,15 +36,25 @@ function randomFraction(): number {
   return pool[next++]! / 256;
 }
 
-/** Whether `value` could be an id of this kind; a malformed id is simply not found. */
+/** Whether `value` could be an id with this prefix; a malformed id is simply not found. */
+export function isWellFormedIdWith(prefix: string, value: string): boolean {
+  return value.length === prefix.length + 27 && new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(value);
+}
+
+/** Whether `value` could be an id of this kind. */
 export function isWellFormedId(kind: IdKind, value: string): boolean {
-  return value.length === ID_PREFIX[kind].length + 27 && new RegExp(`^${ID_PREFIX[kind]}_[0-9a-z]{26}$`).test(value);
+  return isWellFormedIdWith(ID_PREFIX[kind], value);
 }
 
 // Monotonic within a process: ids made in the same millisecond (an update's
 // deal.stage_changed and deal.closed) still sort in the order they were made.
 const ulid = monotonicFactory(randomFraction);
 
+/** A new id with this prefix: a declared resource's (`con_…`). */
+export function newIdWith(prefix: string): string {
+  return `${prefix}_${ulid(Date.now()).toLowerCase()}`;
+}
+
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIX[kind]}_${ulid(Date.now()).toLowerCase()}`;
+  return newIdWith(ID_PREFIX[kind]);
 }

@@ -44,13 +44,14 @@ import { expenses } from '../src/graphql/finance/expense/index.js';
 import { invoices } from '../src/graphql/finance/invoice/index.js';
 import { payments } from '../src/graphql/finance/payment/index.js';
 import { sha256Hex } from '../src/auth/secrets.js';
-import { newId } from '../src/ids.js';
+import { newIdWith } from '../src/ids.js';
 import { SCOPES } from '../src/auth/scopes.js';
-import { EVENT_TYPES } from '../src/jobs/event-types.js';
+import { EVENT_TYPES } from '../src/events/catalogue.js';
+import { contacts } from '../src/graphql/crm/contact/index.js';
 import { enumValueName } from '../src/graphql/kit/enum-names.js';
 
 /** GraphQL's enum names of scopes and event types (`crm_read`) back to the values REST shows (`crm:read`). */
-const WIRE = new Map([...SCOPES, ...Object.keys(EVENT_TYPES)].map((value) => [enumValueName(value), value]));
+const WIRE = new Map([...SCOPES, ...EVENT_TYPES].map((value) => [enumValueName(value), value]));
 function asRest(record: Body): Body {
   const wire = (values: unknown) => (values as string[]).map((value) => WIRE.get(value) ?? value);
   return {
@@ -68,7 +69,7 @@ async function organizationOfKey(key: string): Promise<string> {
 /** An employee of the key's organization made in the database, for a key that cannot make one itself. */
 async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
   const organizationId = await organizationOfKey(key);
-  const id = newId('employee');
+  const id = newIdWith(employees.resource.idPrefix);
   await server.prisma.employee.create({
     data: { id, organizationId, firstName: 'Ada', lastName: 'Spender', email: `${id}@example.test` },
   });
@@ -78,9 +79,9 @@ async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
 /** A contact of the key's organization made in the database (an invoice's; the keys hold finance scopes only). */
 async function aContactOfKey(key: string): Promise<Record<string, string>> {
   const data = {
-    id: newId('contact'),
+    id: newIdWith(contacts.resource.idPrefix),
     organizationId: await organizationOfKey(key),
-    email: `${newId('contact')}@example.test`,
+    email: `${newIdWith(contacts.resource.idPrefix)}@example.test`,
   };
   return { contactId: (await server.prisma.contact.create({ data })).id };
 }

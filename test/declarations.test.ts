@@ -1,67 +1,81 @@
-// What completing a declaration derives, without a database: a lifecycle's
-// states from its type's oneOf field (a declaration whose field is not one fails
-// at load, saying so), and each reference's relation fields from the resource it
-// names, a self-reference naming the resource itself.
-import { ObjectType } from 'type-graphql';
+import 'reflect-metadata';
+// What a declaration owns, refused at load when two would claim it: its id
+// prefix (no other declaration's, none of src/ids.ts's) and its event names
+// (the catalogue is assembled from the declarations and the system events).
 import { describe, expect, it } from 'vitest';
-import { deals } from '../src/graphql/crm/deal/index.js';
-import { DEAL_STAGES } from '../src/graphql/crm/deal/type.js';
-import { invoices } from '../src/graphql/finance/invoice/index.js';
-import { employees } from '../src/graphql/hr/employee/index.js';
-import { leaveRequests } from '../src/graphql/hr/leave-request/index.js';
-import { oneOf, Public } from '../src/graphql/kit/fields.js';
-import { AREAS, completeDeclaration } from '../src/graphql/kit/resource.js';
+import { assembleCatalogue } from '../src/events/catalogue.js';
+import { event } from '../src/events/event.js';
+import { SYSTEM_EVENTS } from '../src/events/system-events.js';
+import { contacts } from '../src/graphql/crm/contact/index.js';
+import { invoicePaid, invoices } from '../src/graphql/finance/invoice/index.js';
+import { declaredResources, declareResource } from '../src/graphql/kit/declared.js';
+import type { RuleContext } from '../src/graphql/kit/lifecycle.js';
+import type { Resource } from '../src/graphql/kit/resource.js';
+import { updateRecordFromRule } from '../src/graphql/kit/store.js';
 
-@ObjectType()
-class Gadget {
-  @Public.id()
-  id!: string;
+class Stray {}
 
-  @Public.text()
-  status!: string;
+/** A declaration like the contacts' at another path, under another type, with this prefix. */
+const stray = (idPrefix: string, events: Resource['events'] = undefined) =>
+  ({ ...contacts.resource, type: Stray, path: 'strays', fullPath: '/crm/strays', idPrefix, events }) as Resource;
 
-  @Public.of(oneOf(['new', 'used']))
-  condition!: string;
-}
+describe('id prefixes', () => {
+  it("refuses another declaration's prefix, naming both", () => {
+    expect(() => declareResource(stray('con'))).toThrow("Stray's idPrefix 'con' is already Contact's");
+  });
 
-const gadget = (field: string) => ({
-  type: Gadget,
-  idKind: 'contact' as const,
-  area: AREAS.crm,
-  path: 'gadgets',
-  list: deals.resource.list,
-  lifecycle: { field, initial: 'new', editableIn: ['new'] as [string] },
+  it("refuses a prefix of src/ids.ts's kinds, naming the kind", () => {
+    expect(() => declareResource(stray('usr'))).toThrow("Stray's idPrefix 'usr' is already the prefix of user ids");
+    expect(() => declareResource(stray('evt'))).toThrow('already the prefix of event ids');
+  });
+
+  it('refuses a prefix that is not lower-case letters', () => {
+    for (const prefix of ['', 'Str', 'st_r', 'x', 'a.b']) {
+      expect(() => declareResource(stray(prefix)), prefix).toThrow('must be 2 to 8 lower-case letters');
+    }
+  });
+
+  it('each declared resource has its own', () => {
+    const prefixes = [...declaredResources().values()].map((resource) => resource.idPrefix);
+    expect(prefixes).not.toContain('');
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
 });
 
-describe('a declaration, completed', () => {
-  it("reads the lifecycle's states from the type's oneOf field", () => {
-    expect(deals.resource.lifecycle!.states).toEqual(DEAL_STAGES);
-    expect(completeDeclaration(gadget('condition')).lifecycle!.states).toEqual(['new', 'used']);
+describe('event names', () => {
+  const declared = () => [...declaredResources().values()];
+
+  it('the catalogue holds each declared event once, with the area read scope unless the event names its own', () => {
+    const catalogue = assembleCatalogue(declared(), SYSTEM_EVENTS);
+    expect(catalogue.get('invoice.paid')).toEqual({ ...invoicePaid, scope: 'finance:read', area: 'finance' });
+    expect(catalogue.get('user.created')).toMatchObject({ scope: 'admin', area: 'system' });
+    const audited = stray('str', { created: event('stray.created', 'A stray was made.', 'admin') });
+    expect(assembleCatalogue([audited], []).get('stray.created')).toMatchObject({ scope: 'admin', area: 'system' });
   });
 
-  it('fails at load when the lifecycle field is not a oneOf field of the type', () => {
-    expect(() => completeDeclaration(gadget('status'))).toThrow(
-      "Gadget's lifecycle field 'status' must be a public field of one of its states",
+  it("refuses a name declared twice: by two resources, or by a resource and the system's", () => {
+    const again = stray('str', { created: event('contact.created', 'A contact was created again.') });
+    expect(() => assembleCatalogue([...declared(), again], SYSTEM_EVENTS)).toThrow(
+      'the event type contact.created is declared twice: by Contact and by Stray',
     );
-    expect(() => completeDeclaration(gadget('colour'))).toThrow("Gadget's lifecycle field 'colour'");
+    const system = stray('str', { created: event('user.created', 'A user was made.') });
+    expect(() => assembleCatalogue([system], SYSTEM_EVENTS)).toThrow(
+      'the event type user.created is declared twice: by Stray and by the system events',
+    );
+    // Used by reference from another resource's rule (a payment raises invoice.paid), it is declared once.
+    expect(invoices.resource.events?.others).toContain(invoicePaid);
   });
 
-  it('derives the relation fields of a reference from the resource it names', () => {
-    expect(leaveRequests.resource.references).toEqual({
-      employeeId: {
-        target: employees.resource,
-        name: 'employee',
-        description: undefined,
-        inverse: { name: 'leaveRequests', description: "The employee's leave requests, oldest first." },
-      },
-    });
-    expect(invoices.resource.references.contactId!.inverse).toBeUndefined();
-  });
-
-  it("names the resource itself for 'self'", () => {
-    const { managerId } = employees.resource.references;
-    expect(managerId!.target).toBe(employees.resource);
-    expect(managerId!.name).toBe('manager');
-    expect(managerId!.inverse!.name).toBe('reports');
+  it("a rule raises only events its target resource declares (invoice.paid is the invoice's)", async () => {
+    const rules: RuleContext = {
+      organizationId: 'org_x',
+      actor: { type: 'system', id: null },
+      query: () => Promise.reject(new Error('nothing is written')),
+    };
+    const update = (type: string) =>
+      updateRecordFromRule(rules, invoices.resource, { id: 'inv_x', changes: {}, events: [{ type }] });
+    await expect(update('invoice.lost')).rejects.toThrow("Invoice declares no event 'invoice.lost'");
+    await expect(update('payment.received')).rejects.toThrow("Invoice declares no event 'payment.received'");
+    await expect(update(invoicePaid.type)).rejects.toThrow('nothing is written');
   });
 });

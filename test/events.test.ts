@@ -4,7 +4,8 @@ import 'reflect-metadata';
 // organization and to what the credential may read.
 import { describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
-import { newId } from '../src/ids.js';
+import { contacts } from '../src/graphql/crm/contact/index.js';
+import { newIdWith } from '../src/ids.js';
 import { SYSTEM_ACTOR } from '../src/auth/principal.js';
 import { emitEvent } from '../src/jobs/events.js';
 import { useServer } from './support/fixtures.js';
@@ -382,11 +383,27 @@ describe('no event without its change', () => {
     expect((await server.rest('GET', `/v1/events/${eventId}`, { key })).status).toBe(404);
   });
 
+  it('emitting a type the catalogue does not hold throws, and writes nothing', async () => {
+    const { org } = await tenant();
+    const before = await server.prisma.event.count({ where: { organizationId: org.id } });
+    await expect(
+      server.prisma.$transaction((tx) =>
+        emitEvent(tx, {
+          organizationId: org.id,
+          type: 'contact.archived',
+          object: { id: 'con_ghost' },
+          actor: SYSTEM_ACTOR,
+        }),
+      ),
+    ).rejects.toThrow("unknown event type 'contact.archived'");
+    expect(await server.prisma.event.count({ where: { organizationId: org.id } })).toBe(before);
+  });
+
   it('a contact and its event roll back together, and commit together', async () => {
     const { org, key } = await tenant();
     // Ids in the service's own format: a malformed id is never found.
-    const rolledBack = newId('contact');
-    const committed = newId('contact');
+    const rolledBack = newIdWith(contacts.resource.idPrefix);
+    const committed = newIdWith(contacts.resource.idPrefix);
     const write = (id: string, email: string, fail: boolean) =>
       server.prisma.$transaction(async (tx) => {
         const row = await tx.contact.create({ data: { id, organizationId: org.id, email } });

@@ -4,11 +4,16 @@
 // the path it asked for. The page talks only to /graphql, with the session
 // cookie and the CSRF token written into the page (src/http/graphql.ts checks it).
 import express, { type Request, type Response, type Router } from 'express';
+import { EVENT_TYPES } from '../events/catalogue.js';
+import { TEST_EVENT_TYPE } from '../events/system-events.js';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
 import { serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
 import { dashboardPage } from './page.js';
+
+/** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
+const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export interface DashboardDependencies {
   sessions: SessionService;
@@ -42,7 +47,7 @@ export function dashboardRouter({ sessions }: DashboardDependencies): Router {
     const bundle: DashboardBundle = await dashboardBundle();
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(dashboardPage({ bundle, csrf: csrfToken(req, res) }));
+    res.type('html').send(dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES }));
   });
 
   return router;

@@ -8,11 +8,15 @@
 import { actorOf, type Actor, type ActorType, type Principal } from '../auth/principal.js';
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
+import { cataloguedEvent } from '../events/catalogue.js';
+import type { EventType } from '../events/event.js';
+import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import type { SystemEventType } from '../events/system-events.js';
 import { newId } from '../ids.js';
-import type { EventType } from './event-types.js';
 
 export interface EmitEvent<T extends object> {
   organizationId: string;
+  /** One of the catalogue's (src/events/catalogue.ts): any other name throws. */
   type: EventType;
   /** The subject record as the REST API returns it. */
   object: T;
@@ -22,10 +26,8 @@ export interface EmitEvent<T extends object> {
   actor: Actor;
 }
 
-/** The columns every event insert sets; createdAt defaults to the transaction's time. */
-export const EVENT_INSERT_COLUMNS = 'id, "organizationId", type, data, "actorType", "actorId"';
-
 export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
+  cataloguedEvent(event.type);
   const data = {
     object: event.object,
     ...(event.previousAttributes && { previousAttributes: event.previousAttributes }),
@@ -45,11 +47,11 @@ export async function emitEvent<T extends object>(tx: Transaction, event: EmitEv
   return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data, actor };
 }
 
-/** The event of a change `principal` made: in its organization, with it as the actor. */
+/** The event of a change `principal` made to a system resource: in its organization, with it as the actor. */
 export function emitEventBy<T extends object>(
   tx: Transaction,
   principal: Principal,
-  event: Omit<EmitEvent<T>, 'organizationId' | 'actor'>,
+  event: Omit<EmitEvent<T>, 'organizationId' | 'actor' | 'type'> & { type: SystemEventType },
 ): Promise<EventEnvelope> {
   return emitEvent(tx, { ...event, organizationId: principal.organizationId, actor: actorOf(principal) });
 }

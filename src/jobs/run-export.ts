@@ -20,7 +20,7 @@ import { exportSources, keysetColumns, type ExportSource } from '../graphql/syst
 import { Export, type ExportFormat } from '../graphql/system/export/type.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { EVENT_INSERT_COLUMNS } from './events.js';
+import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
 import type { ExportJob } from './export-jobs.js';
 
 /** Rows per batch, and so per chunk (a few hundred KB of CSV). */

@@ -9,8 +9,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { selectionOf } from '../../src/graphql/kit/fields.js';
 import { actionPath } from '../../src/graphql/kit/lifecycle.js';
 import type { Resource } from '../../src/graphql/kit/resource.js';
-import { ID_PREFIX } from '../../src/ids.js';
-import type { EventType } from '../../src/jobs/event-types.js';
+import type { EventType } from '../../src/events/event.js';
 import type { TestResponse } from './fixtures.js';
 
 type Body = Record<string, unknown>;
@@ -26,7 +25,7 @@ export interface ResourceContract {
   name: string;
   /** The collection under /v1: '/crm/contacts'. */
   path: string;
-  /** The prefix of its ids (src/ids.ts): 'con'. */
+  /** The prefix of its ids (its declaration's idPrefix): 'con'. */
   idPrefix: string;
   /** What GET needs, and what POST, PUT, DELETE and the actions need. */
   scopes: { read: Scope; write: Scope };
@@ -261,11 +260,13 @@ export function contractOf(resource: Resource, samples: ContractSamples): Resour
   return {
     name: resource.names.many,
     path: resource.fullPath,
-    idPrefix: ID_PREFIX[resource.idKind],
+    idPrefix: resource.idPrefix,
     scopes: { read: resource.area.read, write: resource.area.write },
-    create: { body: samples.create, prepare: samples.prepare, status: 201, event: events.created ?? null },
+    create: { body: samples.create, prepare: samples.prepare, status: 201, event: events.created?.type ?? null },
     update:
-      resource.operations.update && samples.update ? { body: samples.update, event: events.updated ?? null } : null,
+      resource.operations.update && samples.update
+        ? { body: samples.update, event: events.updated?.type ?? null }
+        : null,
     delete: resource.operations.delete,
     actions: (samples.actions ?? []).map(({ name, body }) => ({
       name: actionPath(name),

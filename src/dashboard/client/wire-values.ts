@@ -2,12 +2,13 @@
 // `deal_closed`: kit/enum-names.ts); the dashboard shows and sends them as the
 // API writes them everywhere else (`crm:read`, `deal.closed`), and so do the
 // descriptions it keys by them. api.ts converts at the door, both ways, in the
-// fields that hold them; any other value passes unchanged.
+// fields that hold them; any other value passes unchanged. The event types come
+// with the page (src/dashboard/page.ts): the catalogue is the server's.
 import { SCOPES } from '../../auth/scopes.js';
 import { enumValueName } from '../../graphql/kit/enum-names.js';
-import { EVENT_TYPES } from '../../jobs/event-types.js';
 
-const WIRE_VALUES = [...SCOPES, ...Object.keys(EVENT_TYPES), 'webhook.test'];
+const eventTypes = document.querySelector<HTMLMetaElement>('meta[name="event-types"]')?.content.split(' ') ?? [];
+const WIRE_VALUES = [...SCOPES, ...eventTypes.filter(Boolean)];
 const byName = new Map(
   WIRE_VALUES.map((value) => [enumValueName(value), value] as const).filter(([name, value]) => name !== value),
 );

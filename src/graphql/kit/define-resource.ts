@@ -46,7 +46,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
         summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
-        description: action.description + (action.event ? ` Emits \`${action.event}\`.` : ''),
+        description: `${action.description} Emits \`${action.event.type}\`.`,
         mutation: `${name}${type.name}`,
         operationId: `${name}${upperFirst(resource.names.one)}`,
         bodyName: `${type.name}${upperFirst(name)}`,

@@ -10,7 +10,7 @@
 import type { z } from 'zod';
 import type { Actor } from '../../auth/principal.js';
 import { DomainError } from '../../errors.js';
-import type { EventType } from '../../jobs/event-types.js';
+import type { EventDeclaration } from '../../events/event.js';
 import { publicFieldsOf, type PublicType } from './fields.js';
 import type { ActionInput } from './inputs.js';
 
@@ -36,7 +36,7 @@ export interface Action<T, I = Record<string, unknown>> {
   /** Fields of the record only this action changes (refused in a PUT body). */
   changes?: readonly string[];
   /** The event it raises, with the previous values of what it changed: every action raises one. */
-  event: EventType;
+  event: EventDeclaration;
   /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
@@ -59,7 +59,7 @@ export interface Lifecycle<T> {
    * (with the previous values), and on reaching a final state the field stamped
    * with the time and the event raised.
    */
-  update?: { event: EventType; finalEvent?: EventType; stampFinal?: string };
+  update?: { event: EventDeclaration; finalEvent?: EventDeclaration; stampFinal?: string };
   /**
    * The states a PUT may edit the record in; in any other a PUT is 409 naming
    * the state. Every lifecycle says it, so a closed record is never edited by

@@ -5,23 +5,23 @@
 import pg from 'pg';
 import { Prisma, type Transaction } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
-import { isWellFormedId, type IdKind } from '../../ids.js';
+import { isWellFormedIdWith } from '../../ids.js';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Throws NOT_FOUND unless `id` is of this kind; saves a query on malformed ids. */
-export function requireWellFormedId(kind: IdKind, label: string, id: string): void {
-  if (!isWellFormedId(kind, id)) throw notFound(label);
+/** Throws NOT_FOUND unless `id` has this prefix (`con`) and the shape of an id; saves a query on malformed ids. */
+export function requireWellFormedId(prefix: string, label: string, id: string): void {
+  if (!isWellFormedIdWith(prefix, id)) throw notFound(label);
 }
 
 /** The organization's record with this id, or NOT_FOUND. */
 export async function findOwned<R>(
-  kind: IdKind,
+  prefix: string,
   label: string,
   id: string,
   find: (id: string) => Promise<R | null | undefined>,
 ): Promise<R> {
-  requireWellFormedId(kind, label, id);
+  requireWellFormedId(prefix, label, id);
   const row = await find(id);
   if (!row) throw notFound(label);
   return row;

@@ -1,6 +1,6 @@
 // A declaration's references, written once as the resource they name
 // (`references: { contactId: contacts }`). From each the kit derives the check
-// of a written id (the target's table, id kind and noun), the relation field
+// of a written id (the target's table, id prefix and noun), the relation field
 // (`Deal.contact`) and its inverse on the target (`Contact.deals(page, limit)`);
 // the object form overrides those GraphQL names and descriptions.
 import type { Resource } from './resource.js';

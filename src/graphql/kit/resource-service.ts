@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { actorOf, type Actor, type Principal } from '../../auth/principal.js';
 import { DomainError, notFound, invalidField } from '../../errors.js';
-import { isWellFormedId, newId } from '../../ids.js';
+import { isWellFormedIdWith, newIdWith } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
 import { createValues, updateValues } from './inputs.js';
@@ -16,7 +16,7 @@ import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
-import type { EventSpec, Resource } from './resource.js';
+import { requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 import {
   deleteRecord,
@@ -65,7 +65,7 @@ export class ResourceService<T extends { id: string }> {
   }
 
   async get(principal: Principal, id: string): Promise<T> {
-    requireWellFormedId(this.resource.idKind, this.label, id);
+    requireWellFormedId(this.resource.idPrefix, this.label, id);
     const record = await selectRecord(this.db.pool, this.resource, principal.organizationId, id);
     if (!record) throw notFound(this.label);
     return record;
@@ -120,12 +120,16 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     const declared = resource.input!;
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
-    const values = { id: newId(resource.idKind), ...createValues(declared.fields, data), ...this.startingState(data) };
+    const values = {
+      id: newIdWith(resource.idPrefix),
+      ...createValues(declared.fields, data),
+      ...this.startingState(data),
+    };
     this.requireWellFormedReferences(values);
     resource.rules?.check?.(values);
     const { organizationId } = principal;
     const actor = actorOf(principal);
-    const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created }] : [];
+    const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created.type }] : [];
     const after = resource.rules?.afterCreate;
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
       const record = await insertRecord(db, resource, {
@@ -160,7 +164,7 @@ export class ResourceService<T extends { id: string }> {
    */
   async update(principal: Principal, id: string, input: unknown, parsed = false, fixed?: FixedFields): Promise<T> {
     const { resource } = this;
-    requireWellFormedId(resource.idKind, this.label, id);
+    requireWellFormedId(resource.idPrefix, this.label, id);
     const declared = resource.input!;
     const patch = (parsed ? input : parseInput(declared.update, input)) as Record<string, unknown>;
     const values = updateValues(declared.fields, patch);
@@ -194,14 +198,16 @@ export class ResourceService<T extends { id: string }> {
         Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
         if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;
-        const specs: EventSpec[] = resource.rules?.updateEvents?.({ before, changes }) ?? [
-          ...(resource.events?.updated ? [{ type: resource.events.updated, previous: true }] : []),
-          ...(moved ? [{ type: lifecycle.update!.event, previous: true }] : []),
-          ...(reachesFinal && lifecycle.update!.finalEvent ? [{ type: lifecycle.update!.finalEvent }] : []),
+        const chosen = resource.rules?.updateEvents?.({ before, changes });
+        for (const { event } of chosen ?? []) requireDeclaredEvent(resource as Resource, event.type);
+        const specs: EventSpec[] = chosen ?? [
+          ...(resource.events?.updated ? [{ event: resource.events.updated, previous: true }] : []),
+          ...(moved ? [{ event: lifecycle.update!.event, previous: true }] : []),
+          ...(reachesFinal && lifecycle.update!.finalEvent ? [{ event: lifecycle.update!.finalEvent }] : []),
         ];
         const previous = previousAttributes(before, Object.keys(changes));
-        const events = specs.map(({ type, previous: withPrevious }) => ({
-          type,
+        const events = specs.map(({ event, previous: withPrevious }) => ({
+          type: event.type,
           ...(withPrevious && { previousAttributes: previous }),
         }));
         return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
@@ -216,7 +222,7 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     const lifecycle = resource.lifecycle!;
     const action = lifecycle.actions![name]!;
-    requireWellFormedId(resource.idKind, this.label, id);
+    requireWellFormedId(resource.idPrefix, this.label, id);
     const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
     const { organizationId } = principal;
     const actor = actorOf(principal);
@@ -227,7 +233,9 @@ export class ResourceService<T extends { id: string }> {
         requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
         const sets = await action.sets?.(data as never, before, ruleContextOf(client, organizationId, actor));
         const changes = { [lifecycle.field]: action.to, ...sets };
-        const events = [{ type: action.event, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
+        const events = [
+          { type: action.event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) },
+        ];
         return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
       });
     } catch (error) {
@@ -237,8 +245,8 @@ export class ResourceService<T extends { id: string }> {
 
   async delete(principal: Principal, id: string): Promise<boolean> {
     const { resource } = this;
-    requireWellFormedId(resource.idKind, this.label, id);
-    const events = resource.events?.deleted ? [{ type: resource.events.deleted }] : [];
+    requireWellFormedId(resource.idPrefix, this.label, id);
+    const events = resource.events?.deleted ? [{ type: resource.events.deleted.type }] : [];
     try {
       const record = await deleteRecord(this.db.pool, resource, {
         organizationId: principal.organizationId,
@@ -284,7 +292,7 @@ export class ResourceService<T extends { id: string }> {
   private requireWellFormedReferences(values: Record<string, unknown>) {
     for (const [field, { target }] of Object.entries(this.resource.references)) {
       const id = values[field];
-      if (typeof id === 'string' && !isWellFormedId(target.idKind, id)) throw unknownReference(field, target);
+      if (typeof id === 'string' && !isWellFormedIdWith(target.idPrefix, id)) throw unknownReference(field, target);
     }
   }
 

@@ -7,8 +7,7 @@
 // What is particular to a resource is written as its rules.
 import type { ClassType } from 'type-graphql';
 import type { Scope } from '../../auth/scopes.js';
-import type { IdKind } from '../../ids.js';
-import type { EventType } from '../../jobs/event-types.js';
+import type { EventDeclaration } from '../../events/event.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import { completeLifecycle, type Lifecycle, type LifecycleDeclaration, type RuleContext } from './lifecycle.js';
@@ -29,9 +28,9 @@ export const AREAS = {
   finance: { path: '/finance', tag: 'Finance', read: 'finance:read', write: 'finance:write' },
 } as const satisfies Record<string, Area>;
 
-/** An event a change raises; `previous`: with the previous values of what changed. */
+/** An event a change raises (one the resource declares); `previous`: with the previous values of what changed. */
 export interface EventSpec {
-  type: EventType;
+  event: EventDeclaration;
   previous?: boolean;
 }
 
@@ -69,7 +68,8 @@ export interface Rules<T> {
 
 export interface ResourceDeclaration<T extends object> {
   type: ClassType<T> & PublicType<T>;
-  idKind: IdKind;
+  /** What its ids start with: 'thg' makes `thg_01j…`; each prefix is one resource's (checked at load). */
+  idPrefix: string;
   area: Area;
   /** The REST path under the area: 'contacts' serves /crm/contacts. */
   path: string;
@@ -91,12 +91,20 @@ export interface ResourceDeclaration<T extends object> {
    */
   references?: { [K in keyof T & string]?: ReferenceDeclaration };
   /**
-   * The events of its changes: a create, a PUT (with previousAttributes) and a
-   * DELETE (data.object: the record as it was); `others`: events about the record
-   * that another resource's rule raises (invoice.paid, by a payment). A
-   * lifecycle's actions name their own. Every change raises one (a test checks).
+   * The events of its changes, each declared here once with its description
+   * (`event(name, description)`, src/events/event.ts): a create, a PUT (with
+   * previousAttributes) and a DELETE (data.object: the record as it was);
+   * `others`: events about the record that another resource's rule raises
+   * (invoice.paid, by a payment, which uses the declaration). A lifecycle's
+   * actions declare their own. Every change raises one (a test checks); the
+   * event catalogue (src/events/catalogue.ts) is assembled from these.
    */
-  events?: { created?: EventType; updated?: EventType; deleted?: EventType; others?: readonly EventType[] };
+  events?: {
+    created?: EventDeclaration;
+    updated?: EventDeclaration;
+    deleted?: EventDeclaration;
+    others?: readonly EventDeclaration[];
+  };
   lifecycle?: LifecycleDeclaration<T>;
   rules?: Rules<T>;
   /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
@@ -141,11 +149,11 @@ export function completeDeclaration<T extends object>(declaration: ResourceDecla
 }
 
 /**
- * Every event type a resource's changes raise, as its declaration names them:
+ * Every event a resource's changes raise, as its declaration names them:
  * create, PUT, DELETE, the lifecycle's moves and actions, and those another
  * resource's rule raises about it (the event catalogue and OpenAPI read them).
  */
-export function raisedEvents(resource: Resource): EventType[] {
+export function raisedEvents(resource: Resource): EventDeclaration[] {
   const { events, lifecycle } = resource;
   const types = [
     events?.created,
@@ -156,5 +164,12 @@ export function raisedEvents(resource: Resource): EventType[] {
     lifecycle?.update?.finalEvent,
     ...Object.values(lifecycle?.actions ?? {}).map((action) => action.event),
   ];
-  return [...new Set(types.filter((type): type is EventType => type !== undefined))];
+  return [...new Set(types.filter((type): type is EventDeclaration => type !== undefined))];
+}
+
+/** Throws unless the resource declares an event of this name: a rule raises only what its resource declares. */
+export function requireDeclaredEvent(resource: Resource, type: string): void {
+  if (!raisedEvents(resource).some((declared) => declared.type === type)) {
+    throw new Error(`${resource.type.name} declares no event '${type}': add it to its events (or its lifecycle)`);
+  }
 }

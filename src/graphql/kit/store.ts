@@ -9,10 +9,11 @@
 import type pg from 'pg';
 import type { Actor } from '../../auth/principal.js';
 import { newId } from '../../ids.js';
-import type { EventType } from '../../jobs/event-types.js';
-import { EVENT_INSERT_COLUMNS } from '../../jobs/events.js';
+import type { EventType } from '../../events/event.js';
+import { EVENT_INSERT_COLUMNS } from '../../events/event-row.js';
 import { sqlSelectOf, type PublicType } from './fields.js';
 import type { RuleContext } from './lifecycle.js';
+import { requireDeclaredEvent, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 
 /** A connection to run statements on: the pool (one statement) or a transaction's client. */
@@ -113,16 +114,18 @@ export async function updateRecord<T>(db: Queryable, table: RecordTable<T>, upda
 /**
  * From a rule, in its change's transaction: updates a record of another
  * declared resource (the invoice a payment pays) with its events, by the same
- * statement as updateRecord, made by the rule's actor. Lock the record first (`select … for update`
- * through `rules.query`) when the change depends on what it holds.
+ * statement as updateRecord, made by the rule's actor. The events are ones that
+ * resource declares (its `others`: invoice.paid). Lock the record first
+ * (`select … for update` through `rules.query`) when the change depends on what it holds.
  */
-export async function updateRecordFromRule<T>(
+export async function updateRecordFromRule<T extends object>(
   rules: RuleContext,
-  table: RecordTable<T>,
+  resource: Resource<T>,
   update: Omit<Update, 'organizationId' | 'actor'>,
 ) {
+  for (const { type } of update.events) requireDeclaredEvent(resource as Resource, type);
   const { organizationId, actor } = rules;
-  const { text, values } = updateStatement(table, { ...update, organizationId, actor });
+  const { text, values } = updateStatement(resource, { ...update, organizationId, actor });
   return (await rules.query<T & object>(text, values as unknown[]))[0];
 }
 

@@ -1,5 +1,6 @@
 // Contacts, declared once (see kit/resource.ts); the public shape is type.ts,
 // the input and list input.ts. Nothing else is particular to a contact.
+import { event } from '../../../events/event.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
 import { contactInput, contactList } from './input.js';
@@ -7,7 +8,7 @@ import { Contact } from './type.js';
 
 export const contacts = defineResource({
   type: Contact,
-  idKind: 'contact',
+  idPrefix: 'con',
   area: AREAS.crm,
   path: 'contacts',
   names: { one: 'contact', many: 'contacts' },
@@ -15,6 +16,13 @@ export const contacts = defineResource({
   list: contactList,
   operations: { delete: true },
   unique: { email: 'A contact with this email already exists in the organization' },
-  events: { created: 'contact.created', updated: 'contact.updated', deleted: 'contact.deleted' },
+  events: {
+    created: event('contact.created', 'A contact was created (POST /crm/contacts).'),
+    updated: event('contact.updated', 'A contact was changed (PUT /crm/contacts/:id).'),
+    deleted: event(
+      'contact.deleted',
+      'A contact was deleted (DELETE /crm/contacts/:id); data.object is the contact as it was.',
+    ),
+  },
   conflicts: { delete: 'Invoices still refer to the contact' },
 });

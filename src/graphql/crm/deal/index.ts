@@ -2,6 +2,7 @@
 // docs/decisions.md ("Deals") moves through PUT, and the contact a deal names must be one of
 // the same organization. Deal.contact and Contact.deals live here, beside the
 // deals, so the contact folder knows nothing of deals.
+import { event } from '../../../events/event.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
 import { contacts } from '../contact/index.js';
@@ -10,7 +11,7 @@ import { CLOSED_STAGES, Deal, OPEN_STAGES } from './type.js';
 
 export const deals = defineResource({
   type: Deal,
-  idKind: 'deal',
+  idPrefix: 'deal',
   area: AREAS.crm,
   path: 'deals',
   names: { one: 'deal', many: 'deals' },
@@ -18,7 +19,11 @@ export const deals = defineResource({
   list: dealList,
   operations: { delete: true },
   references: { contactId: { target: contacts, description: 'The contact, if any (null once it is deleted).' } },
-  events: { created: 'deal.created', updated: 'deal.updated', deleted: 'deal.deleted' },
+  events: {
+    created: event('deal.created', 'A deal was created (POST /crm/deals).'),
+    updated: event('deal.updated', 'A deal was changed (PUT /crm/deals/:id), its stage included.'),
+    deleted: event('deal.deleted', 'A deal was deleted (DELETE /crm/deals/:id); data.object is the deal as it was.'),
+  },
   lifecycle: {
     field: 'stage',
     initial: 'lead',
@@ -26,7 +31,11 @@ export const deals = defineResource({
     // A won or lost deal is a record of what happened: no amount or contact changes afterwards.
     editableIn: OPEN_STAGES,
     final: { states: CLOSED_STAGES, name: 'closed' },
-    update: { event: 'deal.stage_changed', finalEvent: 'deal.closed', stampFinal: 'closedAt' },
+    update: {
+      event: event('deal.stage_changed', "A deal's stage changed (previousAttributes.stage holds the old one)."),
+      finalEvent: event('deal.closed', 'A deal was won or lost.'),
+      stampFinal: 'closedAt',
+    },
   },
   descriptions: {
     create: 'Starts at `lead` unless another open stage is given. Emits `deal.created`.',

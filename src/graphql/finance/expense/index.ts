@@ -1,6 +1,7 @@
 // Expenses, declared once (see kit/resource.ts). Particular to them: the
 // employee is one of the organization (an HR record), only a draft can be
 // edited, and each move after the draft raises its event and stamps its time.
+import { event } from '../../../events/event.js';
 import { employees } from '../../hr/employee/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
@@ -10,7 +11,7 @@ import { Expense } from './type.js';
 
 export const expenses = defineResource({
   type: Expense,
-  idKind: 'expense',
+  idPrefix: 'exp',
   area: AREAS.finance,
   path: 'expenses',
   names: { one: 'expense', many: 'expenses' },
@@ -18,7 +19,10 @@ export const expenses = defineResource({
   list: expenseList,
   // Reading the employee needs hr:read; an employee's expenses need finance:read.
   references: { employeeId: employees },
-  events: { created: 'expense.created', updated: 'expense.updated' },
+  events: {
+    created: event('expense.created', 'A draft expense was created (POST /finance/expenses).'),
+    updated: event('expense.updated', 'A draft expense was changed (PUT /finance/expenses/:id).'),
+  },
   descriptions: {
     create: 'Starts as a draft. Emits `expense.created`.',
     update: 'Only while draft. Emits `expense.updated`.',
@@ -34,7 +38,7 @@ export const expenses = defineResource({
         description: 'Sends the draft for approval (stamps `submittedAt`); it can no longer be edited.',
         changes: ['submittedAt'],
         sets: () => ({ submittedAt: NOW }),
-        event: 'expense.submitted',
+        event: event('expense.submitted', 'An expense was submitted for approval.'),
       },
       approve: {
         from: ['submitted'],
@@ -42,7 +46,7 @@ export const expenses = defineResource({
         description: 'Approves a submitted expense (stamps `decidedAt`).',
         changes: ['decidedAt'],
         sets: () => ({ decidedAt: NOW }),
-        event: 'expense.approved',
+        event: event('expense.approved', 'An expense was approved.'),
       },
       reject: {
         from: ['submitted'],
@@ -51,7 +55,7 @@ export const expenses = defineResource({
         input: rejectInput,
         changes: ['decidedAt', 'rejectionReason'],
         sets: ({ reason }) => ({ decidedAt: NOW, rejectionReason: reason ?? null }),
-        event: 'expense.rejected',
+        event: event('expense.rejected', 'An expense was rejected.'),
       },
       reimburse: {
         from: ['approved'],
@@ -59,7 +63,7 @@ export const expenses = defineResource({
         description: 'Records that an approved expense was paid back (stamps `reimbursedAt`); final.',
         changes: ['reimbursedAt'],
         sets: () => ({ reimbursedAt: NOW }),
-        event: 'expense.reimbursed',
+        event: event('expense.reimbursed', 'An approved expense was reimbursed.'),
       },
     },
   },

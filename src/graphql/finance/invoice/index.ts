@@ -3,6 +3,7 @@
 // the amounts computed from the lines (amounts.ts); a due date not before the
 // issue date; and the lifecycle draft → open → paid (payments, see
 // ../payment), or void from draft or open while nothing is paid.
+import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
@@ -14,6 +15,9 @@ import { Invoice } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** Raised by the payment that covers the invoice (../payment), declared here with the invoice's other events. */
+export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).');
+
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
     throw new DomainError('VALIDATION_ERROR', "'dueDate': must not be before the issueDate", 'dueDate');
@@ -22,7 +26,7 @@ function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
 
 export const invoices = defineResource({
   type: Invoice,
-  idKind: 'invoice',
+  idPrefix: 'inv',
   area: AREAS.finance,
   path: 'invoices',
   names: { one: 'invoice', many: 'invoices' },
@@ -31,7 +35,11 @@ export const invoices = defineResource({
   unique: { number: 'An invoice with this number already exists in the organization' },
   // No Contact.invoices: the schema has none (adding it would change the API).
   references: { contactId: { target: contacts, inverse: false } },
-  events: { created: 'invoice.created', updated: 'invoice.updated', others: ['invoice.paid'] },
+  events: {
+    created: event('invoice.created', 'An invoice was created (POST /finance/invoices).'),
+    updated: event('invoice.updated', 'A draft invoice was changed (PUT /finance/invoices/:id).'),
+    others: [invoicePaid],
+  },
   descriptions: {
     create:
       'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
@@ -47,7 +55,7 @@ export const invoices = defineResource({
         from: ['draft'],
         to: 'open',
         description: 'Opens the invoice to payments; it can no longer be edited.',
-        event: 'invoice.opened',
+        event: event('invoice.opened', 'An invoice was opened to payments (POST /finance/invoices/:id/open).'),
       },
       void: {
         from: ['draft', 'open'],
@@ -60,7 +68,7 @@ export const invoices = defineResource({
           }
           return {};
         },
-        event: 'invoice.voided',
+        event: event('invoice.voided', 'An invoice was voided (POST /finance/invoices/:id/void).'),
       },
     },
   },

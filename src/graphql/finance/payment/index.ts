@@ -4,6 +4,7 @@
 // invoice must be open, in the same currency, and owe at least the amount.
 // The invoice's amountPaid moves in the same transaction; when it reaches the
 // total the invoice becomes paid and raises `invoice.paid` (exactly once).
+import { event } from '../../../events/event.js';
 import { DomainError, invalidField } from '../../../errors.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import { defineResource } from '../../kit/define-resource.js';
@@ -11,7 +12,7 @@ import type { RuleContext } from '../../kit/lifecycle.js';
 import { previousAttributes } from '../../kit/records.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW, updateRecordFromRule } from '../../kit/store.js';
-import { invoices } from '../invoice/index.js';
+import { invoicePaid, invoices } from '../invoice/index.js';
 import { Invoice } from '../invoice/type.js';
 import { paymentInput, paymentList } from './input.js';
 import { Payment } from './type.js';
@@ -35,14 +36,14 @@ async function payInvoice(values: Record<string, unknown>, rules: RuleContext) {
   const covered = amount === invoice.amountDue;
   if (covered) changes.status = 'paid';
   const events = covered
-    ? [{ type: 'invoice.paid' as const, previousAttributes: previousAttributes(invoice, Object.keys(changes)) }]
+    ? [{ type: invoicePaid.type, previousAttributes: previousAttributes(invoice, Object.keys(changes)) }]
     : [];
   await updateRecordFromRule(rules, invoices.resource, { id: invoice.id, changes, events });
 }
 
 export const payments = defineResource({
   type: Payment,
-  idKind: 'payment',
+  idPrefix: 'pmt',
   area: AREAS.finance,
   path: 'payments',
   names: { one: 'payment', many: 'payments' },
@@ -52,7 +53,9 @@ export const payments = defineResource({
   references: {
     invoiceId: { target: invoices, inverse: { description: 'The payments against the invoice, oldest first.' } },
   },
-  events: { created: 'payment.received' },
+  events: {
+    created: event('payment.received', 'A payment was recorded against an invoice (POST /finance/payments).'),
+  },
   conflicts: { create: 'The invoice is draft or void' },
   descriptions: {
     create:

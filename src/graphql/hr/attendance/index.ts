@@ -4,6 +4,7 @@
 // row is locked, so two concurrent clock-ins cannot both pass), clockOut comes
 // after clockIn, the service computes minutesWorked, and an employee's records
 // never overlap (overlap.ts).
+import { event } from '../../../events/event.js';
 import { DomainError, invalidField } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { isoTimestamp } from '../../kit/fields.js';
@@ -29,9 +30,15 @@ async function transactionTime(rules: RuleContext): Promise<string> {
   return row!.now;
 }
 
+/** Clocking in (the create) and clocking out (an action) raise the same event. */
+const logged = event(
+  'attendance.logged',
+  'An employee clocked in (POST /hr/attendance) or out (POST /hr/attendance/:id/clock-out).',
+);
+
 export const attendance = defineResource({
   type: Attendance,
-  idKind: 'attendance',
+  idPrefix: 'att',
   area: AREAS.hr,
   path: 'attendance',
   names: { one: 'attendanceRecord', many: 'attendance' },
@@ -40,7 +47,10 @@ export const attendance = defineResource({
   references: {
     employeeId: { target: employees, inverse: { description: "The employee's attendance records, oldest first." } },
   },
-  events: { created: 'attendance.logged', updated: 'attendance.updated' },
+  events: {
+    created: logged,
+    updated: event('attendance.updated', 'An attendance record was corrected (PUT /hr/attendance/:id).'),
+  },
   lifecycle: {
     field: 'status',
     initial: 'open',
@@ -59,7 +69,7 @@ export const attendance = defineResource({
           await refuseOverlap(rules, { ...record, from: record.clockIn, to: at }, 'clockOut');
           return { clockOut: at, minutesWorked: minutes };
         },
-        event: 'attendance.logged',
+        event: logged,
       },
     },
   },

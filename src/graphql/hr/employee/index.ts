@@ -1,6 +1,7 @@
 // Employees, declared once (see kit/resource.ts). Particular to them: a salary
 // needs its currency, a manager is another employee of the organization with
 // no cycle through this one, and termination ends on a day not before the start.
+import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
@@ -11,7 +12,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 export const employees = defineResource({
   type: Employee,
-  idKind: 'employee',
+  idPrefix: 'emp',
   area: AREAS.hr,
   path: 'employees',
   names: { one: 'employee', many: 'employees' },
@@ -24,7 +25,10 @@ export const employees = defineResource({
       inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
     },
   },
-  events: { created: 'employee.created', updated: 'employee.updated' },
+  events: {
+    created: event('employee.created', 'An employee was added (POST /hr/employees).'),
+    updated: event('employee.updated', "An employee's record was changed (PUT /hr/employees/:id)."),
+  },
   lifecycle: {
     field: 'status',
     initial: 'active',
@@ -44,14 +48,14 @@ export const employees = defineResource({
           }
           return { endDate: last };
         },
-        event: 'employee.terminated',
+        event: event('employee.terminated', 'An employee was terminated.'),
       },
       reinstate: {
         from: ['terminated'],
         to: 'active',
         description: 'Makes a terminated employee active again; clears `endDate`.',
         sets: () => ({ endDate: null }),
-        event: 'employee.reinstated',
+        event: event('employee.reinstated', 'A terminated employee was reinstated.'),
       },
     },
   },

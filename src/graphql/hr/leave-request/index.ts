@@ -4,6 +4,7 @@
 // an employee's approved requests never overlap (approve locks the employee's
 // row, so two concurrent approvals of overlapping requests cannot both pass),
 // and no leave is requested or approved past a terminated employee's end date.
+import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
@@ -36,14 +37,17 @@ async function withinEmployment(employeeId: unknown, to: unknown, rules: RuleCon
 
 export const leaveRequests = defineResource({
   type: LeaveRequest,
-  idKind: 'leaveRequest',
+  idPrefix: 'lve',
   area: AREAS.hr,
   path: 'leave-requests',
   names: { one: 'leaveRequest', many: 'leaveRequests' },
   input: leaveRequestInput,
   list: leaveRequestList,
   references: { employeeId: employees },
-  events: { created: 'leave.requested', updated: 'leave.updated' },
+  events: {
+    created: event('leave.requested', 'A leave request was made (POST /hr/leave-requests).'),
+    updated: event('leave.updated', 'A pending leave request was changed (PUT /hr/leave-requests/:id).'),
+  },
   lifecycle: {
     field: 'status',
     initial: 'requested',
@@ -67,7 +71,7 @@ export const leaveRequests = defineResource({
           return { decidedAt: NOW };
         },
         changes: ['decidedAt'],
-        event: 'leave.approved',
+        event: event('leave.approved', 'A leave request was approved.'),
       },
       reject: {
         from: ['requested'],
@@ -76,13 +80,13 @@ export const leaveRequests = defineResource({
         input: rejectInput,
         sets: ({ reason }) => ({ rejectionReason: reason ?? null, decidedAt: NOW }),
         changes: ['rejectionReason', 'decidedAt'],
-        event: 'leave.rejected',
+        event: event('leave.rejected', 'A leave request was rejected.'),
       },
       cancel: {
         from: ['requested', 'approved'],
         to: 'cancelled',
         description: 'Withdraws the request, approved or not.',
-        event: 'leave.cancelled',
+        event: event('leave.cancelled', 'A leave request was cancelled.'),
       },
     },
   },

@@ -3,6 +3,7 @@
 // (one per active employee with a salary, prorated by proration.ts from the
 // later of the period's start and the employee's startDate) written
 // with the run in its create's transaction; processing is a lifecycle action.
+import { event } from '../../../events/event.js';
 import { invalidField } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
@@ -68,13 +69,16 @@ async function computeItems(run: PayrollRun, rules: RuleContext): Promise<string
 
 export const payrollRuns = defineResource({
   type: PayrollRun,
-  idKind: 'payrollRun',
+  idPrefix: 'pay',
   area: AREAS.hr,
   path: 'payroll-runs',
   names: { one: 'payrollRun', many: 'payrollRuns' },
   input: payrollRunInput,
   list: payrollRunList,
-  events: { created: 'payroll.created', updated: 'payroll.updated' },
+  events: {
+    created: event('payroll.created', 'A draft payroll run was created with its items (POST /hr/payroll-runs).'),
+    updated: event('payroll.updated', 'A draft payroll run was changed (PUT /hr/payroll-runs/:id).'),
+  },
   descriptions: {
     create:
       'Computes one item per active employee with a salary: annual salary × days of the period (inclusive), ' +
@@ -95,7 +99,7 @@ export const payrollRuns = defineResource({
         description: 'Marks the run processed (stamps `processedAt`); a processed run cannot change.',
         changes: ['processedAt'],
         sets: () => ({ processedAt: NOW }),
-        event: 'payroll.processed',
+        event: event('payroll.processed', 'A payroll run was processed.'),
       },
     },
   },

@@ -15,7 +15,7 @@ import { isOrphanedKey, keyScopes, userScopes, type KeyMaker, type UserRights } 
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
-import { newId } from '../../../ids.js';
+import { ID_PREFIX, newId } from '../../../ids.js';
 import { emitEvent, emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
@@ -81,7 +81,7 @@ export class ApiKeyService {
    * is theirs: they hold its secret); the operator's rotation keeps the old key's maker.
    */
   async rotate(principal: Principal, id: string, input: unknown = {}): Promise<NewApiKey> {
-    requireWellFormedId('apiKey', 'API key', id);
+    requireWellFormedId(ID_PREFIX.apiKey, 'API key', id);
     const { expiresAt } = parseInput(rotateApiKeySchema, input);
     const secret = generateSecret();
     return changeCredentials(this.db, id, async (tx) => {
@@ -104,7 +104,7 @@ export class ApiKeyService {
 
   /** Revokes a key (at once, in every process) and raises api_key.revoked; revoking a revoked key changes nothing. */
   async revoke(principal: Principal, id: string): Promise<ApiKey> {
-    requireWellFormedId('apiKey', 'API key', id);
+    requireWellFormedId(ID_PREFIX.apiKey, 'API key', id);
     // Every process drops the key (and the tokens issued to it) on commit.
     return changeCredentials(this.db, id, async (tx) => {
       const row = await lockOwned<ApiKeyRow>(tx, 'ApiKey', 'API key', principal.organizationId, id);
@@ -147,7 +147,7 @@ export class ApiKeyService {
   }
 
   private find(principal: Principal, id: string): Promise<ApiKeyRow> {
-    return findOwned('apiKey', 'API key', id, (id) =>
+    return findOwned(ID_PREFIX.apiKey, 'API key', id, (id) =>
       this.db.prisma.apiKey.findFirst({ where: { id, organizationId: principal.organizationId } }),
     );
   }

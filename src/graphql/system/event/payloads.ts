@@ -5,7 +5,9 @@
 // below. Built on first use, once every area has declared its resources.
 import { z } from 'zod';
 import { ACTOR_TYPES } from '../../../auth/principal.js';
-import { EVENT_DESCRIPTIONS, EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import { cataloguedEvent, EVENT_TYPES } from '../../../events/catalogue.js';
+import type { EventType } from '../../../events/event.js';
+import { SYSTEM_EVENTS } from '../../../events/system-events.js';
 import { declaredResources } from '../../kit/declared.js';
 import { responseSchemaOf, type PublicType } from '../../kit/fields.js';
 import { raisedEvents } from '../../kit/resource.js';
@@ -15,31 +17,27 @@ import { OauthApp } from '../oauth-app/type.js';
 import { User } from '../user/type.js';
 import { Webhook } from '../webhook/type.js';
 
-/** The subject of each system event (raised by hand-written services, not declarations). */
-const SYSTEM_SUBJECTS: Partial<Record<EventType, PublicType>> = {
-  'user.logged_in': User,
-  'user.created': User,
-  'user.updated': User,
-  'user.deleted': User,
-  'api_key.created': ApiKey,
-  'api_key.revoked': ApiKey,
-  'webhook.created': Webhook,
-  'webhook.updated': Webhook,
-  'webhook.secret_rotated': Webhook,
-  'webhook.deleted': Webhook,
-  'oauth_app.created': OauthApp,
-  'oauth_app.updated': OauthApp,
-  'oauth_app.secret_rotated': OauthApp,
-  'oauth_app.deleted': OauthApp,
-  'export.created': Export,
-  'export.completed': Export,
+/**
+ * The subject of the system events (raised by hand-written services, not
+ * declarations), by what their name starts with: `user.created` is about a User.
+ */
+const SYSTEM_SUBJECTS: Record<string, PublicType> = {
+  user: User,
+  api_key: ApiKey,
+  webhook: Webhook,
+  oauth_app: OauthApp,
+  export: Export,
 };
 
 /** The public type of each event type's `data.object`. */
 export function eventSubjects(): Map<EventType, PublicType> {
-  const subjects = new Map(Object.entries(SYSTEM_SUBJECTS) as [EventType, PublicType][]);
+  const subjects = new Map<EventType, PublicType>();
+  for (const { type } of SYSTEM_EVENTS) {
+    const subject = SYSTEM_SUBJECTS[type.slice(0, type.indexOf('.'))];
+    if (subject) subjects.set(type, subject);
+  }
   for (const resource of declaredResources().values()) {
-    for (const type of raisedEvents(resource)) subjects.set(type, resource.type);
+    for (const { type } of raisedEvents(resource)) subjects.set(type, resource.type);
   }
   return subjects;
 }
@@ -71,7 +69,7 @@ function payloadOf(type: EventType, subject: PublicType): z.ZodObject {
       }),
       actor: actorSchema,
     })
-    .meta({ id: componentOf(type), description: EVENT_DESCRIPTIONS[type] });
+    .meta({ id: componentOf(type), description: cataloguedEvent(type).description });
 }
 
 let built: z.ZodType | undefined;
@@ -80,7 +78,7 @@ let built: z.ZodType | undefined;
 export function eventSchema(): z.ZodType {
   if (built) return built;
   const subjects = eventSubjects();
-  const variants = (Object.keys(EVENT_TYPES) as EventType[]).map((type) => {
+  const variants = EVENT_TYPES.map((type) => {
     const subject = subjects.get(type);
     if (!subject) throw new Error(`no declaration or system service names the subject of ${type}`);
     return payloadOf(type, subject);

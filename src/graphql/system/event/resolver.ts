@@ -8,7 +8,7 @@ import { PageOf, type Page } from '../../kit/page.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from './type.js';
-import { EventTypeEnum } from '../../kit/wire-enums.js';
+import { EventTypeEnum } from './event-type-enum.js';
 
 @ArgsType()
 class EventListArgs {

@@ -7,7 +7,7 @@ import type { PrismaClient } from '../../../db/prisma.js';
 import type { Event as EventRow } from '../../../generated/prisma/client.js';
 import { notFound } from '../../../errors.js';
 import { isWellFormedId } from '../../../ids.js';
-import { EVENT_TYPES, readableEventTypes, type EventType } from '../../../jobs/event-types.js';
+import { EVENT_TYPES, readableEventTypes } from '../../../events/catalogue.js';
 import { eventEnvelope } from '../../../jobs/events.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { parseInput } from '../../../validation.js';
@@ -20,8 +20,8 @@ import type { Event } from './type.js';
 export const eventFilterSchema = z.strictObject({
   ...pageSchema.shape,
   type: z
-    .enum(Object.keys(EVENT_TYPES) as [EventType, ...EventType[]], {
-      message: `must be one of ${Object.keys(EVENT_TYPES).join(', ')}`,
+    .enum(EVENT_TYPES as [string, ...string[]], {
+      message: `must be one of ${EVENT_TYPES.join(', ')}`,
     })
     .optional()
     .meta({ description: 'Only events of this type.' }),

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { EventTypeEnum } from '../../kit/wire-enums.js';
+import { EventTypeEnum } from './event-type-enum.js';
 import { ACTOR_TYPES, type ActorType } from '../../../auth/principal.js';
 import { graphqlEnum } from '../../kit/enums.js';
 

@@ -7,7 +7,7 @@ import { actorOf, type Principal } from '../../../auth/principal.js';
 import { parseConfig, type ExportLimits } from '../../../config.js';
 import { DomainError, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
-import { EVENT_INSERT_COLUMNS } from '../../../jobs/events.js';
+import { EVENT_INSERT_COLUMNS } from '../../../events/event-row.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { sqlSelectOf } from '../../kit/fields.js';

@@ -11,7 +11,7 @@ import type { Scope } from '../../../auth/scopes.js';
 import { DomainError } from '../../../errors.js';
 import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
-import { newId } from '../../../ids.js';
+import { ID_PREFIX, newId } from '../../../ids.js';
 import { emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
@@ -115,7 +115,7 @@ export class OauthAppService {
    */
   /** `fixed`: the read-only fields of a REST body, which must hold the app's own values (kit/fixed-fields.ts). */
   async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<OauthApp> {
-    requireWellFormedId('oauthApp', LABEL, id);
+    requireWellFormedId(ID_PREFIX.oauthApp, LABEL, id);
     const data = parseInput(oauthAppInput.update, input);
     for (const field of ['name', 'redirectUris', 'scopes', 'requirePkce'] as const) {
       if (data[field] === null) throw new DomainError('VALIDATION_ERROR', `'${field}' cannot be cleared`, field);
@@ -152,7 +152,7 @@ export class OauthAppService {
 
   /** Deletes the app and every code and token issued to it; its tokens stop at once in every process. */
   async delete(principal: Principal, id: string): Promise<boolean> {
-    requireWellFormedId('oauthApp', LABEL, id);
+    requireWellFormedId(ID_PREFIX.oauthApp, LABEL, id);
     await changeCredentials(this.db, id, async (tx) => {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
       await tx.oAuthApp.delete({ where: { id } });
@@ -164,7 +164,7 @@ export class OauthAppService {
 
   /** A new client secret, shown once; the old one stops at once (issued tokens stay valid). */
   async rotateSecret(principal: Principal, id: string): Promise<NewOauthApp> {
-    requireWellFormedId('oauthApp', LABEL, id);
+    requireWellFormedId(ID_PREFIX.oauthApp, LABEL, id);
     const secret = newClientSecret();
     return this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<OAuthAppRow>(tx, 'OAuthApp', LABEL, principal.organizationId, id);
@@ -222,7 +222,7 @@ export class OauthAppService {
   }
 
   private find(principal: Principal, id: string): Promise<OAuthAppRow> {
-    return findOwned('oauthApp', LABEL, id, (id) =>
+    return findOwned(ID_PREFIX.oauthApp, LABEL, id, (id) =>
       this.db.prisma.oAuthApp.findFirst({ where: { id, organizationId: principal.organizationId } }),
     );
   }

@@ -13,7 +13,7 @@ import { userScopes, type UserRights, type UserRole } from '../../../auth/user-s
 import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
-import { newId } from '../../../ids.js';
+import { ID_PREFIX, newId } from '../../../ids.js';
 import { emitEventBy } from '../../../jobs/events.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
@@ -51,7 +51,7 @@ export class UserService {
   }
 
   async get(principal: Principal, id: string): Promise<User> {
-    const row = await findOwned('user', 'User', id, (id) =>
+    const row = await findOwned(ID_PREFIX.user, 'User', id, (id) =>
       this.db.prisma.user.findFirst({ where: { id, organizationId: principal.organizationId } }),
     );
     return toPublic(User, row);
@@ -93,7 +93,7 @@ export class UserService {
    */
   /** `fixed`: the read-only fields of a REST body, which must hold the user's own values (kit/fixed-fields.ts). */
   async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<User> {
-    requireWellFormedId('user', 'User', id);
+    requireWellFormedId(ID_PREFIX.user, 'User', id);
     const patch = parseInput(userInput.update, input);
     const passwordHash = patch.password
       ? await hashPassword(patch.password, this.db.config?.passwordScryptN)
@@ -128,7 +128,7 @@ export class UserService {
    * are revoked (they stay listed, with no creator).
    */
   async delete(principal: Principal, id: string): Promise<boolean> {
-    requireWellFormedId('user', 'User', id);
+    requireWellFormedId(ID_PREFIX.user, 'User', id);
     const { organizationId } = principal;
     // Cached credentials depend on the user: the keys it created (which name it as their
     // creator) and its OAuth tokens (deleted with it) are dropped everywhere.

@@ -1,32 +1,30 @@
 // Webhook input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../../jobs/event-types.js';
+import { EVENT_TYPES, isEventType } from '../../../events/catalogue.js';
 import { hasNoNul, NUL_MESSAGE } from '../../../validation.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
 import { MAX_INT, wholeNumber } from '../../kit/page.js';
 import { text } from '../../kit/values.js';
 import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
-import { EventTypeEnum } from '../../kit/wire-enums.js';
-
-const KNOWN = Object.keys(EVENT_TYPES);
+import { EventTypeEnum } from '../event/event-type-enum.js';
 
 /** Event types, duplicates dropped; an unknown one is a 400 naming `events` (not `events.2`). */
 const eventTypeList = z
   .array(z.unknown(), 'must be an array of event types')
   .superRefine((list, ctx) => {
     if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one event type' });
-    const unknown = list.filter((type) => typeof type !== 'string' || !Object.hasOwn(EVENT_TYPES, type));
+    const unknown = list.filter((type) => !isEventType(type));
     if (unknown.length) {
       ctx.addIssue({
         code: 'custom',
-        message: `unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')}; known: ${KNOWN.join(', ')}`,
+        message: `unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')}; known: ${EVENT_TYPES.join(', ')}`,
       });
     }
   })
-  .transform((list) => [...new Set(list as EventType[])])
+  .transform((list) => [...new Set(list as string[])])
   // The items are checked together above (one message naming `events`); the document lists them.
-  .meta({ items: { type: 'string', enum: KNOWN }, minItems: 1 });
+  .meta({ items: { type: 'string', enum: [...EVENT_TYPES] }, minItems: 1 });
 
 /** An absolute http(s) URL; the stricter rules of a deployment are the service's (they resolve the host). */
 const webhookUrl = z

@@ -9,20 +9,16 @@ import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig, type Config } from '../../../config.js';
 import { DomainError, notFound, invalidField } from '../../../errors.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
-import { isWellFormedId, newId } from '../../../ids.js';
+import { ID_PREFIX, isWellFormedId, newId } from '../../../ids.js';
 import {
   ADD_DELIVERY_JOB_SQL,
   DELIVER_WEBHOOK,
   JOB_MAX_ATTEMPTS,
   type DeliveryPayload,
 } from '../../../jobs/delivery-jobs.js';
-import {
-  EVENT_DESCRIPTIONS,
-  EVENT_TYPES,
-  eventAreaOf,
-  readableEventTypes,
-  type EventType,
-} from '../../../jobs/event-types.js';
+import { cataloguedEvent, eventScopeOf, readableEventTypes } from '../../../events/catalogue.js';
+import type { EventType } from '../../../events/event.js';
+import { TEST_EVENT_TYPE } from '../../../events/system-events.js';
 import { emitEventBy, eventEnvelope } from '../../../jobs/events.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
@@ -46,8 +42,6 @@ import {
   type WebhookEventType,
 } from './type.js';
 
-/** The event type of test deliveries: not a domain event, never fanned out to subscribers. */
-export const TEST_EVENT_TYPE = 'webhook.test';
 /** The most events one redelivery queues. */
 export const REDELIVER_LIMIT = 10_000;
 
@@ -116,7 +110,7 @@ export class WebhookService {
   /** Partial; `status: enabled` re-enables a disabled webhook (clearing why), `disabled` stops it. */
   /** `fixed`: the read-only fields of a REST body, which must hold the webhook's own values (kit/fixed-fields.ts). */
   async update(principal: Principal, id: string, input: unknown, fixed?: FixedFields): Promise<Webhook> {
-    requireWellFormedId('webhook', LABEL, id);
+    requireWellFormedId(ID_PREFIX.webhook, LABEL, id);
     const data = parseInput(webhookInput.update, input);
     if (data.status === null)
       throw new DomainError('VALIDATION_ERROR', "'status' must be enabled or disabled", 'status');
@@ -153,7 +147,7 @@ export class WebhookService {
 
   /** Deletes it with its deliveries log; queued deliveries to it are dropped by the worker. */
   async delete(principal: Principal, id: string): Promise<boolean> {
-    requireWellFormedId('webhook', LABEL, id);
+    requireWellFormedId(ID_PREFIX.webhook, LABEL, id);
     return this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
       await tx.webhook.delete({ where: { id } });
@@ -170,7 +164,7 @@ export class WebhookService {
    * ends the older secret at once (only the one replaced last is kept).
    */
   async rotateSecret(principal: Principal, id: string): Promise<NewWebhook> {
-    requireWellFormedId('webhook', LABEL, id);
+    requireWellFormedId(ID_PREFIX.webhook, LABEL, id);
     const secret = generateWebhookSecret();
     const sealed = (await this.secrets()).seal(id, secret);
     const graceMs = this.config.webhooks.secretRotationGraceSeconds * 1000;
@@ -279,11 +273,10 @@ export class WebhookService {
 
   /** The event types the caller may subscribe a webhook to (those it can read), with their area. */
   eventTypes(principal: Principal): WebhookEventType[] {
-    return readableEventTypes(principal.scopes).map((type) => ({
-      type,
-      area: eventAreaOf(type),
-      description: EVENT_DESCRIPTIONS[type],
-    }));
+    return readableEventTypes(principal.scopes).map((type) => {
+      const { area, description } = cataloguedEvent(type);
+      return { type, area, description };
+    });
   }
 
   /**
@@ -357,7 +350,7 @@ export class WebhookService {
   }
 
   private find(principal: Principal, id: string): Promise<WebhookRow> {
-    return findOwned('webhook', LABEL, id, (id) =>
+    return findOwned(ID_PREFIX.webhook, LABEL, id, (id) =>
       this.db.prisma.webhook.findFirst({ where: { id, organizationId: principal.organizationId } }),
     );
   }
@@ -375,9 +368,7 @@ function job(payload: DeliveryPayload): string {
 
 /** A webhook needs the read scope of every event type it subscribes to (docs/decisions.md, "Webhooks"). */
 function requireReadScopes(principal: Principal, events: EventType[]): void {
-  const missing = [...new Set(events.map((type) => EVENT_TYPES[type]))].filter(
-    (scope) => !hasScope(principal.scopes, scope),
-  );
+  const missing = [...new Set(events.map(eventScopeOf))].filter((scope) => !hasScope(principal.scopes, scope));
   if (missing.length) {
     throw new DomainError('FORBIDDEN', `Subscribing to these events needs the scope ${missing.join(', ')}`, 'events');
   }

@@ -3,16 +3,16 @@
 // deliveries log, and what a test, retry or redelivery has queued.
 import { Field, Int, ObjectType } from 'type-graphql';
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../../jobs/event-types.js';
+import { EVENT_TYPES } from '../../../events/catalogue.js';
 import { DateTime } from '../../kit/date-time.js';
 import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
-import { EventTypeEnum } from '../../kit/wire-enums.js';
+import { EventTypeEnum } from '../event/event-type-enum.js';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export const DELIVERY_STATUSES = ['succeeded', 'failed'] as const;
 export const DELIVERY_TRIGGERS = ['event', 'manual', 'test'] as const;
 
-const eventTypes = Object.keys(EVENT_TYPES) as [string, ...string[]];
+const eventTypes = EVENT_TYPES as [string, ...string[]];
 /** A list of event type names (GraphQL [String], OpenAPI an array of the event type enum). */
 const eventTypeListKind: FieldKind = {
   ...FIELD_KINDS.textList,

@@ -1,0 +1,41 @@
+// The events of the system resources (users, API keys, webhooks, OAuth apps,
+// exports), raised by their hand-written services rather than declared on the
+// kit; each is readable with `admin` only. Their names are a literal type, so
+// the services' emitEventBy calls are checked by the compiler.
+import { event, type EventDeclaration } from './event.js';
+
+const systemEvent = <T extends string>(type: T, description: string): EventDeclaration<T> =>
+  event(type, description, 'admin');
+
+export const SYSTEM_EVENTS = [
+  systemEvent('user.logged_in', 'A user signed in (actor: that user).'),
+  systemEvent('user.created', 'A user was added (POST /users).'),
+  systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),
+  systemEvent('user.deleted', 'A user was deleted (DELETE /users/:id); data.object is the user as it was.'),
+  systemEvent('api_key.created', 'An API key was created (POST /api-keys), or made by a rotation.'),
+  systemEvent('api_key.revoked', 'An API key was revoked (POST /api-keys/:id/revoke), or replaced by a rotation.'),
+  systemEvent('webhook.created', 'A webhook was created (POST /webhooks).'),
+  systemEvent('webhook.updated', 'A webhook was changed, enabled or disabled (PUT /webhooks/:id).'),
+  systemEvent('webhook.secret_rotated', "A webhook's signing secret was replaced (POST /webhooks/:id/rotate-secret)."),
+  systemEvent('webhook.deleted', 'A webhook was deleted (DELETE /webhooks/:id); data.object is the webhook as it was.'),
+  systemEvent('oauth_app.created', 'An OAuth app was registered (POST /oauth-apps).'),
+  systemEvent('oauth_app.updated', 'An OAuth app was changed (PUT /oauth-apps/:id).'),
+  systemEvent(
+    'oauth_app.secret_rotated',
+    "An OAuth app's client secret was replaced (POST /oauth-apps/:id/rotate-secret).",
+  ),
+  systemEvent(
+    'oauth_app.deleted',
+    'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
+  ),
+  systemEvent('export.created', 'A data export was requested (POST /exports).'),
+  systemEvent('export.completed', 'A data export finished and can be downloaded (actor: system, the worker).'),
+] as const;
+
+export type SystemEventType = (typeof SYSTEM_EVENTS)[number]['type'];
+
+/**
+ * A test delivery's event type (src/graphql/system/webhook/service.ts): stored
+ * and shown, never subscribed to, so not in the catalogue.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';

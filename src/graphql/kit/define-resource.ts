@@ -2,6 +2,7 @@
 // the REST rows with the lifecycle's actions, and the service named after the
 // list), ready for its area's index.
 import { declareResource } from './declared.js';
+import { documentExamples } from './examples.js';
 import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
@@ -17,6 +18,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
   const locked =
     lifecycle && hasLockedStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
   const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
+  const examples = documentExamples(resource as unknown as Resource);
   const rows = resourceRoutes({
     path: fullPath,
     tag: area.tag,
@@ -37,6 +39,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
+    examples,
   });
   for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
     rows.push(
@@ -56,6 +59,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         },
         status: action.status,
         conflict: [`The ${noun[0]} is not ${action.from.join(' or ')}`, action.conflict].filter(Boolean).join('; '),
+        example: examples.actions[name],
       }),
     );
   }

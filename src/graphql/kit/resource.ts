@@ -9,6 +9,7 @@ import type { ClassType } from 'type-graphql';
 import type { Scope } from '../../auth/scopes.js';
 import type { IdKind } from '../../ids.js';
 import type { EventType } from '../../jobs/event-types.js';
+import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import type { Lifecycle, RuleContext } from './lifecycle.js';
@@ -105,6 +106,11 @@ export interface ResourceDeclaration<T extends object> {
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
   /** Extra words per operation in the OpenAPI document. */
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /**
+   * Valid request bodies (examples.ts): the OpenAPI document shows them, and
+   * the contract and conformance suites make and change its records with them.
+   */
+  examples?: Examples;
 }
 
 /** A declaration with its defaults filled in: what the kit's parts read. */

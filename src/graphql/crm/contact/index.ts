@@ -17,4 +17,15 @@ export const contacts = defineResource({
   unique: { email: 'A contact with this email already exists in the organization' },
   events: { created: 'contact.created', updated: 'contact.updated', deleted: 'contact.deleted' },
   conflicts: { delete: 'Invoices still refer to the contact' },
+  examples: {
+    create: (n) => ({
+      email: `contact-${n}@example.test`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'Analytical Engines',
+      phone: '+44 20 7946 0000',
+      tags: ['vip'],
+    }),
+    update: { company: 'Changed Co' },
+  },
 });

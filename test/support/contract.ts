@@ -1,7 +1,8 @@
 // The resource contract: what every resource of /v1 promises whatever it holds
 // (authentication, scopes, tenancy, ids, pagination, body hygiene, the OpenAPI
-// document, events, GraphQL). A resource joins test/contract.test.ts with one
-// ResourceContract entry; this file holds the entry's shape and the helpers.
+// document, events, GraphQL). A system resource joins test/contract.test.ts with
+// one ResourceContract entry, a declared one by itself (contractOf reads its
+// declaration); this file holds the entry's shape and the helpers.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';

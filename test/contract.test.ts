@@ -23,31 +23,12 @@ import {
   type Send,
 } from './support/contract.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
-import { attendance } from '../src/graphql/hr/attendance/index.js';
-import { employees } from '../src/graphql/hr/employee/index.js';
-import { payrollRuns } from '../src/graphql/hr/payroll-run/index.js';
-import { leaveRequests } from '../src/graphql/hr/leave-request/index.js';
-
-let madeEmployees = 0;
-
-/** A new employee of the key's organization: what an attendance record or a leave request names. */
-async function anEmployee(send: Send): Promise<Record<string, string>> {
-  const res = await send('POST', '/hr/employees', {
-    firstName: 'Ada',
-    lastName: 'Contract',
-    email: `contract-employee-${++madeEmployees}@example.test`,
-  });
-  expect(res.status, res.text).toBe(201);
-  return { employeeId: res.body.id };
-}
-import { expenses } from '../src/graphql/finance/expense/index.js';
-import { invoices } from '../src/graphql/finance/invoice/index.js';
-import { payments } from '../src/graphql/finance/payment/index.js';
+import { declared, referencedRecords } from './support/examples.js';
+import { operatorPrincipal } from '../src/auth/principal.js';
 import { sha256Hex } from '../src/auth/secrets.js';
-import { newIdWith } from '../src/ids.js';
 import { SCOPES } from '../src/auth/scopes.js';
+import type { Resource } from '../src/graphql/kit/resource.js';
 import { EVENT_TYPES } from '../src/events/catalogue.js';
-import { contacts } from '../src/graphql/crm/contact/index.js';
 import { enumValueName } from '../src/graphql/kit/enum-names.js';
 
 /** GraphQL's enum names of scopes and event types (`crm_read`) back to the values REST shows (`crm:read`). */
@@ -61,63 +42,46 @@ function asRest(record: Body): Body {
   };
 }
 
-/** The organization of an API key. */
-async function organizationOfKey(key: string): Promise<string> {
-  return (await server.prisma.apiKey.findUniqueOrThrow({ where: { keyHash: sha256Hex(key) } })).organizationId;
+/** An admin key of each organization the suite made records in, by organization id. */
+const adminKeys = new Map<string, Promise<string>>();
+
+/** An admin key of the key's organization: it makes what a create names in any area (the key may hold one area). */
+async function adminKeyOf(key: string): Promise<string> {
+  const [owner] = await server.prisma.$queryRawUnsafe<{ organizationId: string }[]>(
+    'select "organizationId" from "ApiKey" where "keyHash" = $1',
+    sha256Hex(key),
+  );
+  const organizationId = owner!.organizationId;
+  if (!adminKeys.has(organizationId)) {
+    const principal = operatorPrincipal(organizationId);
+    const made = server.services.apiKeys.create(principal, { name: 'references', scopes: ['admin'] });
+    adminKeys.set(
+      organizationId,
+      made.then((created) => created.key),
+    );
+  }
+  return adminKeys.get(organizationId)!;
 }
 
-/** An employee of the key's organization made in the database, for a key that cannot make one itself. */
-async function anEmployeeOfKey(key: string): Promise<Record<string, string>> {
-  const organizationId = await organizationOfKey(key);
-  const id = newIdWith(employees.resource.idPrefix);
-  await server.prisma.employee.create({
-    data: { id, organizationId, firstName: 'Ada', lastName: 'Spender', email: `${id}@example.test` },
+let madeForReferences = 0;
+
+/** New records, in the key's organization, for the references a declared resource's create must name. */
+async function referencesFor(resource: Resource, key: string): Promise<Record<string, string>> {
+  let admin: string | undefined;
+  return referencedRecords(resource, {
+    next: () => ++madeForReferences,
+    async make(target, body) {
+      admin ??= await adminKeyOf(key);
+      const res = await server.rest('POST', v1(target.fullPath), { key: admin, body });
+      expect(res.status, `creating in ${target.fullPath}: ${res.text}`).toBe(201);
+      return res.body;
+    },
   });
-  return { employeeId: id };
 }
 
-/** A contact of the key's organization made in the database (an invoice's; the keys hold finance scopes only). */
-async function aContactOfKey(key: string): Promise<Record<string, string>> {
-  const data = {
-    id: newIdWith(contacts.resource.idPrefix),
-    organizationId: await organizationOfKey(key),
-    email: `${newIdWith(contacts.resource.idPrefix)}@example.test`,
-  };
-  return { contactId: (await server.prisma.contact.create({ data })).id };
-}
-
-// One entry per resource; support/contract.ts says what each part means.
+// One entry per resource; support/contract.ts says what each part means. The system
+// resources, written out; then every declared one, read off its declaration.
 const RESOURCES: ResourceContract[] = [
-  {
-    name: 'contacts',
-    path: '/crm/contacts',
-    idPrefix: 'con',
-    scopes: { read: 'crm:read', write: 'crm:write' },
-    create: {
-      body: (n) => ({ email: `contact-${n}@example.test`, firstName: 'Ada' }),
-      status: 201,
-      event: 'contact.created',
-    },
-    update: { body: { company: 'Changed Co' }, event: 'contact.updated' },
-    delete: true,
-    actions: [],
-    graphql: { list: 'contacts', get: 'contact' },
-  },
-  {
-    name: 'deals',
-    path: '/crm/deals',
-    idPrefix: 'deal',
-    scopes: { read: 'crm:read', write: 'crm:write' },
-    create: {
-      body: (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR' }),
-      status: 201,
-      event: 'deal.created',
-    },
-    update: { body: { stage: 'qualified', title: 'Renamed' }, event: 'deal.stage_changed' },
-    delete: true,
-    actions: [],
-    graphql: { list: 'deals', get: 'deal' },
-  },
   {
     name: 'API keys',
     path: '/api-keys',
@@ -190,67 +154,8 @@ const RESOURCES: ResourceContract[] = [
     actions: [],
     graphql: { list: 'oauthApps', get: 'oauthApp' },
   },
-  contractOf(employees.resource, {
-    create: (n) => ({ firstName: 'Grace', lastName: `Hopper ${n}`, email: `employee-${n}@example.test` }),
-    update: { jobTitle: 'Rear admiral', department: 'Navy' },
-    actions: [{ name: 'terminate', body: { endDate: '2026-12-31' } }],
-  }),
-  contractOf(payrollRuns.resource, {
-    // A month from the n-th day of 2000: every sample is a valid period.
-    create: (n) => {
-      const day = (offset: number) => new Date(Date.UTC(2000, 0, 1 + n + offset)).toISOString().slice(0, 10);
-      return { periodStart: day(0), periodEnd: day(30) };
-    },
-    update: { payDate: '2100-01-01' },
-    actions: [{ name: 'process' }],
-  }),
-  contractOf(attendance.resource, {
-    prepare: anEmployee,
-    create: (_n, { employeeId }) => ({ employeeId }),
-    update: { clockIn: '2026-01-05T08:00:00.000Z' },
-    actions: [{ name: 'clockOut', body: { clockOut: '2099-01-01T17:00:00.000Z' } }],
-  }),
-  contractOf(leaveRequests.resource, {
-    prepare: anEmployee,
-    create: (n, { employeeId }) => ({
-      employeeId,
-      type: 'vacation',
-      from: '2026-07-01',
-      to: '2026-07-03',
-      reason: `Trip ${n}`,
-    }),
-    update: { type: 'personal', reason: 'Moving house' },
-    actions: [{ name: 'approve' }, { name: 'reject', body: { reason: 'Peak season' } }, { name: 'cancel' }],
-  }),
-  contractOf(expenses.resource, {
-    // The entry's keys hold finance scopes only: the employee is made in the database.
-    prepare: (_send, key) => anEmployeeOfKey(key),
-    create: (n, { employeeId }) => ({
-      employeeId,
-      amount: 100 * n,
-      currency: 'EUR',
-      category: 'travel',
-      incurredOn: '2026-03-14',
-    }),
-    update: { amount: 777, description: 'Changed' },
-    actions: [{ name: 'submit' }],
-  }),
-  contractOf(invoices.resource, {
-    prepare: (_send, key) => aContactOfKey(key),
-    create: (n, { contactId }) => ({
-      contactId,
-      currency: 'EUR',
-      lines: [{ description: `Line ${n}`, quantity: 1.5, unitAmount: 100 + n }],
-    }),
-    update: { notes: 'Changed', dueDate: '2100-01-01' },
-    actions: [{ name: 'open' }, { name: 'void' }],
-  }),
-  contractOf(payments.resource, {
-    // Unallocated: a payment against an invoice is tested in test/payments.test.ts.
-    create: (n) => ({ amount: n, currency: 'EUR', method: 'cash', reference: `Ref ${n}` }),
-  }),
-  // A new resource joins here: one entry, nothing else to edit. An update that
-  // emits no event (or an action that takes a body) says so in its entry.
+  // Every declared resource, from its declaration and examples: a new one joins by itself.
+  ...declared().map((resource) => contractOf(resource, referencesFor)),
 ];
 
 type Body = Record<string, unknown> & { id: string };
@@ -512,6 +417,29 @@ describe.each(RESOURCES)('$name', (resource) => {
       expect(updated.body.createdAt).toBe(created.body.createdAt);
     });
   });
+
+  const unique = resource.unique ?? [];
+  if (unique.length) {
+    describe('unique fields', () => {
+      it('answers 409 CONFLICT naming the field when another record holds its value, on create and update, and writes nothing', async () => {
+        const taken = await create();
+        const other = await create();
+        const before = await snapshot(other.id);
+        for (const { field, message, updatable } of unique) {
+          const body = { ...(await createBody()), [field]: taken[field] };
+          const created = await server.rest('POST', v1(path), { key, body });
+          expectError(created, 409, 'CONFLICT', field);
+          expect(created.body.error.message).toBe(message);
+          if (!updatable) continue;
+          const at = v1(`${path}/${other.id}`);
+          const updated = await server.rest('PUT', at, { key, body: { [field]: taken[field] } });
+          expectError(updated, 409, 'CONFLICT', field);
+          expect(updated.body.error.message).toBe(message);
+        }
+        expect(await snapshot(other.id)).toEqual(before);
+      });
+    });
+  }
 
   describe('answers', () => {
     it('create, get, update and every action answer as the OpenAPI document says, and agree with GET', async () => {

@@ -11,16 +11,33 @@ import 'reflect-metadata';
 //
 // What is specific to a resource is only what a valid request needs and the
 // document cannot say (a create's body, how a collection gets an item, the
-// requests that reach a conflict): the tables below, keyed by path or
-// operationId. A new field needs no edit here; a new route needs a line only
-// if it creates records or takes a required body.
+// requests that reach a conflict). A declared resource brings its own: bodies
+// from its examples (with new records for the references a create needs), the
+// actions that lead a record to a state from its lifecycle, and the requests
+// that reach its unique fields' and its lifecycle's conflicts from both
+// (support/examples.ts). The tables below, keyed by path or operationId, hold
+// the rest: the system resources, and conflicts only a particular rule makes.
+// A new field or declared resource needs no edit here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
+import { actionPath } from '../src/graphql/kit/lifecycle.js';
+import type { Resource } from '../src/graphql/kit/resource.js';
 import { ROUTES } from '../src/graphql/modules.js';
 import { getSchema } from '../src/graphql/schema.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { servedRoutes } from '../src/rest/served-route.js';
 import { scopesLacking } from './support/contract.js';
+import {
+  createBody,
+  declared,
+  declaredAt,
+  stepsBefore,
+  stepsOutOf,
+  stepsToLocked,
+  uniqueFieldsOf,
+  type RecordMaker,
+  type Step,
+} from './support/examples.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { startPrismProxy, throughPrism, type PrismProxy, type ProxiedResponse } from './support/prism.js';
 import { eventually, useReceivers, useWorker, type Receiver } from './support/receiver.js';
@@ -65,14 +82,10 @@ let home: TestOrg;
 let admin: string;
 let receiver: Receiver;
 let counter = 0;
-/** The employee the expenses name. */
-let spender: string;
-/** The contact the invoices are made out to. */
-let homeContactId: string;
 /** operationId -> the statuses it answered through the proxy, as documented. */
 const driven = new Map<string, Set<number>>();
 
-// Valid bodies for what the document cannot make up, by the collection's path.
+// Valid bodies for what the document cannot make up, by the collection's path (a declared resource's: its examples).
 const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
   '/users': (n) => ({
     email: `conformance-${n}@example.test`,
@@ -89,51 +102,6 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
     redirectUris: [`https://app-${n}.example.test/cb`],
     scopes: ['crm:read'],
   }),
-  '/crm/contacts': (n) => ({
-    email: `contact-${n}@example.test`,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    company: 'Analytical Engines',
-    phone: '+44 20 7946 0000',
-    tags: ['vip'],
-  }),
-  '/crm/deals': (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
-  '/hr/employees': (n) => ({
-    firstName: 'Grace',
-    lastName: `Hopper ${n}`,
-    email: `employee-${n}@example.test`,
-    department: 'Engineering',
-    startDate: '2020-01-06',
-    salary: 9_000_000,
-    currency: 'USD',
-  }),
-  // Each with an employee of its own: an employee has one open attendance record at a time.
-  '/hr/attendance': async () => ({ employeeId: (await create('/hr/employees', '/hr/employees')).id }),
-  '/hr/leave-requests': async () => ({
-    employeeId: (await create('/hr/employees', '/hr/employees')).id,
-    type: 'vacation',
-    from: '2031-07-01',
-    to: '2031-07-03',
-  }),
-  '/hr/payroll-runs': () => ({ periodStart: '2026-01-01', periodEnd: '2026-01-31', payDate: '2026-02-01' }),
-  '/finance/expenses': (n) => ({
-    employeeId: spender,
-    amount: 100 * n,
-    currency: 'EUR',
-    category: 'travel',
-    incurredOn: '2026-03-14',
-    description: 'Train',
-    receiptUrl: `https://receipts.example.test/${n}.pdf`,
-  }),
-  '/finance/invoices': (n) => ({
-    contactId: homeContactId,
-    currency: 'EUR',
-    issueDate: '2026-03-01',
-    dueDate: '2026-03-31',
-    lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
-    notes: 'Net 30',
-  }),
-  '/finance/payments': (n) => ({ amount: 100 * n, currency: 'EUR', method: 'bank_transfer', reference: `wire ${n}` }),
   '/exports': () => ({ resource: 'contacts', format: 'csv', filters: { company: 'Analytical Engines' } }),
 };
 
@@ -152,108 +120,105 @@ const FILL: Record<string, (path: string) => Promise<void>> = {
   },
 };
 
-// What an action's record needs first to be valid for it (a terminated employee to reinstate), by operationId.
+// What an action's record needs first to be valid for it, by operationId (a declared action's: its lifecycle's way there).
 const BEFORE_ACTION: Record<string, (path: string) => Promise<void>> = {
-  reinstateEmployee: (path) => act(path.replace(/\/reinstate$/, '/terminate')),
   // The file exists once the worker has written it.
   downloadExport: async (path) => {
     const shown = `/v1${path.replace(/\/download$/, '')}`;
     await eventually(async () => (await server.rest('GET', shown, { key: admin })).body?.status === 'completed');
   },
-  // An expense is decided once submitted, and reimbursed once approved.
-  approveExpense: (path) => act(path.replace(/\/approve$/, '/submit')),
-  rejectExpense: (path) => act(path.replace(/\/reject$/, '/submit')),
-  reimburseExpense: async (path) => {
-    await act(path.replace(/\/reimburse$/, '/submit'));
-    await act(path.replace(/\/reimburse$/, '/approve'));
-  },
 };
 
 async function act(path: string, body?: Body): Promise<void> {
   const res = await server.rest('POST', `/v1${path}`, { key: admin, body });
-  expect(res.status, res.text).toBe(200);
+  expect(res.status, `${path}: ${res.text}`).toBe(200);
 }
 
-/** A request that makes an action's 409: the record moved first by `first`, then the action. */
-function conflictAfter(collection: string, first: string[], action: string, body?: Body) {
-  return async () => {
-    const record = await create(collection, collection);
-    for (const step of first) await act(`${collection}/${record.id}/${step}`);
-    return via('POST', `${collection}/${record.id}/${action}`, { key: admin, body });
-  };
+/** Runs lifecycle actions on the record at `record` (/hr/employees/emp_...), each with its example body. */
+async function walk(record: string, steps: Step[]): Promise<void> {
+  for (const step of steps) await act(`${record}/${step.path}`, step.body);
+}
+
+/** The declared resource of a documented route, and the action it runs, if it is one. */
+function declaredOf(template: string): { resource: Resource; action?: string } | undefined {
+  for (const resource of declared()) {
+    if (template === resource.fullPath || template === `${resource.fullPath}/{id}`) return { resource };
+    const segment = template.startsWith(`${resource.fullPath}/{id}/`) && template.split('/').at(-1);
+    const action = Object.keys(resource.lifecycle?.actions ?? {}).find((name) => actionPath(name) === segment);
+    if (action) return { resource, action };
+  }
+  return undefined;
+}
+
+/**
+ * The requests that make a declared resource's 409s: a create or a PUT giving
+ * a unique field another record's value; an action on a record its actions
+ * took to a state the action cannot start from; a PUT of the update example
+ * on a record taken to a state that refuses edits.
+ */
+function declaredConflicts(operation: DocumentedOperation): (() => Promise<ProxiedResponse>)[] {
+  const found = declaredOf(operation.template);
+  if (!found) return [];
+  const { resource, action } = found;
+  const collection = resource.fullPath;
+  const fresh = () => create(collection, collection);
+  if (action) {
+    const steps = stepsOutOf(resource, action);
+    const body = resource.examples?.actions?.[action];
+    return steps
+      ? [
+          async () => {
+            const record = await fresh();
+            await walk(`${collection}/${record.id}`, steps);
+            return via('POST', `${collection}/${record.id}/${actionPath(action)}`, { key: admin, body });
+          },
+        ]
+      : [];
+  }
+  if (operation.method === 'post') {
+    return uniqueFieldsOf(resource, 'create').map((field) => async () => {
+      const taken = await fresh();
+      return via('POST', collection, { key: admin, body: { ...(await bodyOf(resource)), [field]: taken[field] } });
+    });
+  }
+  if (operation.method !== 'put') return [];
+  const locked = stepsToLocked(resource);
+  return [
+    ...uniqueFieldsOf(resource, 'update').map((field) => async () => {
+      const [taken, other] = [await fresh(), await fresh()];
+      return via('PUT', `${collection}/${other.id}`, { key: admin, body: { [field]: taken[field] } });
+    }),
+    ...(locked
+      ? [
+          async () => {
+            const record = await fresh();
+            await walk(`${collection}/${record.id}`, locked);
+            return via('PUT', `${collection}/${record.id}`, { key: admin, body: resource.examples?.update });
+          },
+        ]
+      : []),
+  ];
 }
 
 /** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
 const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
-  terminateEmployee: conflictAfter('/hr/employees', ['terminate'], 'terminate'),
-  reinstateEmployee: conflictAfter('/hr/employees', [], 'reinstate'),
-  updateEmployee: async () => {
-    const taken = await create('/hr/employees', '/hr/employees');
-    const other = await create('/hr/employees', '/hr/employees');
-    return via('PUT', `/hr/employees/${other.id}`, { key: admin, body: { email: taken.email } });
-  },
-  clockOutAttendanceRecord: conflictAfter('/hr/attendance', ['clock-out'], 'clock-out'),
-  approveLeaveRequest: conflictAfter('/hr/leave-requests', ['cancel'], 'approve'),
-  rejectLeaveRequest: conflictAfter('/hr/leave-requests', ['approve'], 'reject'),
-  cancelLeaveRequest: conflictAfter('/hr/leave-requests', ['cancel'], 'cancel'),
-  updateLeaveRequest: async () => {
-    const record = await create('/hr/leave-requests', '/hr/leave-requests');
-    await act(`/hr/leave-requests/${record.id}/approve`);
-    return via('PUT', `/hr/leave-requests/${record.id}`, { key: admin, body: { reason: 'Too late' } });
-  },
-  updateContact: async () => {
-    const taken = await create('/crm/contacts', '/crm/contacts');
-    const other = await create('/crm/contacts', '/crm/contacts');
-    return via('PUT', `/crm/contacts/${other.id}`, { key: admin, body: { email: taken.email } });
-  },
   updateDeal: async () => {
     const deal = await create('/crm/deals', '/crm/deals');
     const won = await server.rest('PUT', `/v1/crm/deals/${deal.id}`, { key: admin, body: { stage: 'won' } });
     expect(won.status, won.text).toBe(200);
     return via('PUT', `/crm/deals/${deal.id}`, { key: admin, body: { stage: 'lead' } });
   },
-  updatePayrollRun: async () => {
-    const run = await create('/hr/payroll-runs', '/hr/payroll-runs');
-    const processed = await server.rest('POST', `/v1/hr/payroll-runs/${run.id}/process`, { key: admin });
-    expect(processed.status, processed.text).toBe(200);
-    return via('PUT', `/hr/payroll-runs/${run.id}`, { key: admin, body: { payDate: '2026-02-02' } });
-  },
-  // An expense is edited only while draft; each action from a state it cannot start from.
-  updateExpense: async () => {
-    const expense = await create('/finance/expenses', '/finance/expenses');
-    await act(`/finance/expenses/${expense.id}/submit`);
-    return via('PUT', `/finance/expenses/${expense.id}`, { key: admin, body: { amount: 1 } });
-  },
-  submitExpense: conflictAfter('/finance/expenses', ['submit'], 'submit'),
-  ...Object.fromEntries(
-    ['Approve', 'Reject', 'Reimburse'].map((action) => [
-      `${action.toLowerCase()}Expense`,
-      async () => {
-        const draft = await create('/finance/expenses', '/finance/expenses');
-        return via('POST', `/finance/expenses/${draft.id}/${action.toLowerCase()}`, { key: admin });
-      },
-    ]),
-  ),
   // A contact an invoice is made out to cannot be deleted.
   deleteContact: async () => {
     const contact = await create('/crm/contacts', '/crm/contacts');
     const invoiced = await server.rest('POST', '/v1/finance/invoices', {
       key: admin,
-      body: { ...CREATE_BODIES['/finance/invoices']!(++counter), contactId: contact.id },
+      body: { ...(await bodyOf(declaredAt('/finance/invoices')!)), contactId: contact.id },
     });
     expect(invoiced.status, invoiced.text).toBe(201);
     return via('DELETE', `/crm/contacts/${contact.id}`, { key: admin });
   },
-  // An open invoice cannot be edited nor opened again; one with payments cannot be voided;
-  // a payment against a draft is refused.
-  updateInvoice: async () => {
-    const invoice = await openInvoice();
-    return via('PUT', `/finance/invoices/${invoice.id}`, { key: admin, body: { notes: 'late' } });
-  },
-  openInvoice: async () => {
-    const invoice = await openInvoice();
-    return via('POST', `/finance/invoices/${invoice.id}/open`, { key: admin });
-  },
+  // An invoice with payments cannot be voided; a payment against a draft is refused.
   voidInvoice: async () => {
     const invoice = await openInvoice();
     const paid = await server.rest('POST', '/v1/finance/payments', {
@@ -312,15 +277,7 @@ beforeAll(async () => {
   proxy = await startPrismProxy(servedDocument, `${server.url}/v1`);
   home = await server.org();
   admin = await home.key(['admin']);
-  const contact = await server.rest('POST', '/v1/crm/contacts', { key: admin, body: { email: 'billed@example.test' } });
-  homeContactId = contact.body.id;
   receiver = await receivers();
-  const employee = await server.rest('POST', '/v1/hr/employees', {
-    key: admin,
-    body: { firstName: 'Ada', lastName: 'Spender', email: 'spender@example.test' },
-  });
-  expect(employee.status, employee.text).toBe(201);
-  spender = employee.body.id;
 });
 
 afterAll(async () => {
@@ -331,11 +288,30 @@ function via(method: string, path: string, options: Parameters<typeof throughPri
   return throughPrism(proxy, method, path, options);
 }
 
+/** Makes the records a declared resource's create names, directly on the server. */
+const MAKER: RecordMaker = {
+  next: () => ++counter,
+  async make(resource, body) {
+    const res = await server.rest('POST', `/v1${resource.fullPath}`, { key: admin, body });
+    expect(res.status, `creating in ${resource.fullPath}: ${res.text}`).toBe(201);
+    return res.body;
+  },
+};
+
+/** A valid create body of a declared resource: its next example, its references new records. */
+const bodyOf = (resource: Resource) => createBody(resource, ++counter, MAKER);
+
+/** A valid create body for the collection: a declared resource's example, else the table's. */
+async function createBodyAt(template: string): Promise<Body | undefined> {
+  const resource = declaredAt(template);
+  return resource ? bodyOf(resource) : CREATE_BODIES[template]?.(++counter);
+}
+
 /** A new record in the collection, made directly on the server (not the operation under test). */
 async function create(collection: string, template: string): Promise<Body> {
-  const body = CREATE_BODIES[template];
+  const body = await createBodyAt(template);
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
-  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body: await body(++counter) });
+  const res = await server.rest('POST', `/v1${collection}`, { key: admin, body });
   // 201, or 202 for what the worker then makes (an export).
   expect([201, 202], `creating in ${collection}: ${res.text}`).toContain(res.status);
   return res.body;
@@ -408,9 +384,10 @@ async function validBody(operation: DocumentedOperation, path: string): Promise<
       ? Object.fromEntries(Object.entries(current.body).filter(([name]) => names.includes(name)))
       : current.body;
   }
-  if (!/\{\w+\}/.test(operation.template)) return CREATE_BODIES[operation.template]?.(++counter);
+  if (!/\{\w+\}/.test(operation.template)) return createBodyAt(operation.template);
   // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.
-  return ACTION_BODIES[operation.operationId];
+  const found = declaredOf(operation.template);
+  return found?.action ? found.resource.examples?.actions?.[found.action] : ACTION_BODIES[operation.operationId];
 }
 
 /**
@@ -483,6 +460,12 @@ describe.each(TITLED)('%s', (_title, operation) => {
 
     const { path, ids } = await concretePath(template);
     await BEFORE_ACTION[operationId]?.(path);
+    const { resource, action } = declaredOf(template) ?? {};
+    if (resource && action) {
+      const steps = stepsBefore(resource, action);
+      expect(steps, `no action of ${resource.type.name} leads to a state ${action} starts from`).toBeDefined();
+      await walk(path.slice(0, path.lastIndexOf('/')), steps!);
+    }
     // A list gets an item first, so its answer's items are checked too.
     if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
       await recordIn(path, template);
@@ -530,15 +513,20 @@ describe.each(TITLED)('%s', (_title, operation) => {
     // read-only field added; for an action, whose body is its input only, another record's path.
     const other = verb === 'POST' && documents(409) ? otherRequest(operation, path, ids, body) : undefined;
     if (other) expectAnswer(operation, await via(verb, other.path, { key, body: other.body, headers }), 409, false);
+    for (const conflict of declaredConflicts(operation)) expectAnswer(operation, await conflict(), 409, false);
     if (CONFLICTS[operationId]) expectAnswer(operation, await CONFLICTS[operationId](), 409, false);
   });
 });
 
 /** Requests the server refuses for a rule of one field, by operationId: the document must state each rule. */
-const REFUSED_BY_RULE: [rule: string, operationId: string, body: () => Body][] = [
+const REFUSED_BY_RULE: [rule: string, operationId: string, body: () => Body | Promise<Body>][] = [
   ['an email address', 'createContact', () => ({ email: 'not an address' })],
   ['an ISO 4217 currency', 'createDeal', () => ({ title: 'Dollars', currency: 'DOLLARS' })],
-  ['an https receipt', 'createExpense', () => ({ ...expenseBody(), receiptUrl: 'http://receipts.example.test/1.pdf' })],
+  [
+    'an https receipt',
+    'createExpense',
+    async () => ({ ...(await expenseBody()), receiptUrl: 'http://receipts.example.test/1.pdf' }),
+  ],
   ['known event types', 'createWebhook', () => ({ url: `${receiver.url}/rule`, events: ['deal.signed'] })],
   ['a deal starts open', 'createDeal', () => ({ title: 'Won already', currency: 'EUR', stage: 'won' })],
   ['3 decimals of quantity', 'createInvoice', () => invoiceWith({ quantity: 1.2345 })],
@@ -554,12 +542,12 @@ const REFUSED_BY_RULE: [rule: string, operationId: string, body: () => Body][] =
   ],
 ];
 
-function expenseBody(): Body {
-  return CREATE_BODIES['/finance/expenses']!(++counter) as Body;
+function expenseBody(): Promise<Body> {
+  return bodyOf(declaredAt('/finance/expenses')!);
 }
 
-function invoiceWith(line: Body): Body {
-  const body = CREATE_BODIES['/finance/invoices']!(++counter) as Body;
+async function invoiceWith(line: Body): Promise<Body> {
+  const body: Body = await bodyOf(declaredAt('/finance/invoices')!);
   return { ...body, lines: [{ ...body.lines[0], ...line }] };
 }
 
@@ -567,7 +555,7 @@ describe('a rule of one field: the document states what the server refuses', () 
   it.each(REFUSED_BY_RULE)('%s (%s)', async (_rule, operationId, body) => {
     const operation = OPERATIONS.find((candidate) => candidate.operationId === operationId)!;
     expect(operation, operationId).toBeDefined();
-    const res = await via(operation.method.toUpperCase(), operation.template, { key: admin, body: body() });
+    const res = await via(operation.method.toUpperCase(), operation.template, { key: admin, body: await body() });
     expectAnswer(operation, res, 400, true);
   });
 });

@@ -6,6 +6,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { actionPath } from '../src/graphql/kit/lifecycle.js';
+import { requiredReferences } from '../src/graphql/kit/examples.js';
+import { isWellFormedIdWith } from '../src/ids.js';
+import { declared, referencedResource } from './support/examples.js';
 import { useServer } from './support/fixtures.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader.
@@ -295,6 +299,44 @@ describe('GET /v1/openapi.json', () => {
     });
     const invoiceCreate = deref(bodyOf('post', '/finance/invoices'));
     for (const shown of ['total', 'status', 'subtotal', 'id']) expect(invoiceCreate.properties[shown]).toBeUndefined();
+  });
+
+  it("shows each declared resource's examples on its request bodies, each valid against the body's schema", () => {
+    const shown: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const media = operation.requestBody?.content?.['application/json'];
+        for (const [name, example] of Object.entries((media?.examples ?? {}) as Record<string, any>)) {
+          // Component references are relative to the document: absolute for Ajv, as componentValidator's.
+          const schema = JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/', `"${BASE}#/components/`));
+          const validate = ajv.compile(schema);
+          const where = `${method} ${path} example ${name}`;
+          expect(validate(example.value), `${where}: ${JSON.stringify(validate.errors)}`).toBe(true);
+          shown.push(`${method} ${path}`);
+        }
+      }
+    }
+    // Each create and update, and each action whose example the declaration gives (none elsewhere).
+    const expected = declared().flatMap((resource) => [
+      `post ${resource.fullPath}`,
+      ...(resource.operations.update ? [`put ${resource.fullPath}/{id}`] : []),
+      ...Object.keys(resource.examples?.actions ?? {}).map(
+        (name) => `post ${resource.fullPath}/{id}/${actionPath(name)}`,
+      ),
+    ]);
+    expect(shown.sort()).toEqual(expected.sort());
+  });
+
+  it('fills the references a create example needs with ids of the kind each names', () => {
+    for (const resource of declared()) {
+      const example = doc.paths[resource.fullPath].post.requestBody.content['application/json'].examples.create.value;
+      for (const field of requiredReferences(resource)) {
+        const prefix = referencedResource(resource, field).idPrefix;
+        expect(isWellFormedIdWith(prefix, example[field]), `${resource.fullPath} ${field}: ${example[field]}`).toBe(
+          true,
+        );
+      }
+    }
   });
 
   it('documents the OAuth flows whose access tokens the API takes', () => {

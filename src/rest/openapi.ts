@@ -211,9 +211,11 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
     components[name] = body;
     schema = { $ref: COMPONENT_URI(name) };
   }
+  // A Media Type Object's `examples` (named Example Objects), so an explorer offers it as a ready request.
+  const examples = row.example && { examples: { [row.role ?? 'body']: { value: row.example } } };
   return {
     required: required.length > 0,
-    content: { 'application/json': { schema } },
+    content: { 'application/json': { schema, ...examples } },
   };
 }
 

@@ -1,15 +1,17 @@
 // The resource contract: what every resource of /v1 promises whatever it holds
 // (authentication, scopes, tenancy, ids, pagination, body hygiene, the OpenAPI
-// document, events, GraphQL). A resource joins test/contract.test.ts with one
-// ResourceContract entry; this file holds the entry's shape and the helpers.
+// document, events, GraphQL). A system resource joins test/contract.test.ts with
+// one ResourceContract entry, a declared one by itself (contractOf reads its
+// declaration); this file holds the entry's shape and the helpers.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import { createExample } from '../../src/graphql/kit/examples.js';
 import { selectionOf } from '../../src/graphql/kit/fields.js';
-import { actionPath } from '../../src/graphql/kit/lifecycle.js';
 import type { Resource } from '../../src/graphql/kit/resource.js';
 import type { EventType } from '../../src/events/event.js';
+import { actionsOfNew, uniqueFieldsOf } from './examples.js';
 import type { TestResponse } from './fixtures.js';
 
 type Body = Record<string, unknown>;
@@ -50,6 +52,8 @@ export interface ResourceContract {
   } | null;
   /** DELETE /path/:id answers 204. false: not served, and the suite expects 405. */
   delete: boolean;
+  /** Fields unique in the organization: the 409's message when another record holds the value, and whether PUT sets it. */
+  unique?: { field: string; message: string; updatable: boolean }[];
   /** POST /path/:id/<name>, each with the write scope. */
   actions: ResourceAction[];
   /** Root fields of the GraphQL list and get; null: not in GraphQL. */
@@ -244,33 +248,46 @@ export class OpenApiResponses {
   }
 }
 
-/** What a declared resource's entry cannot say of itself: sample bodies, and which actions a new record takes. */
-export interface ContractSamples {
-  create: (n: number, prepared: Record<string, string>) => Body;
-  /** What each create needs made first (see ResourceContract.create.prepare). */
-  prepare?: Prepare;
-  update?: Body;
-  /** Actions a new record can take (from its initial state), by declared name, with a body if they take one. */
-  actions?: { name: string; body?: Body }[];
-}
-
-/** The contract entry of a resource declared with the kit (src/graphql/kit/resource.ts): read off its declaration. */
-export function contractOf(resource: Resource, samples: ContractSamples): ResourceContract {
-  const events = resource.events ?? {};
+/**
+ * The contract entry of a resource declared with the kit (src/graphql/kit/resource.ts),
+ * read off its declaration and its examples; `references` makes, in the organization
+ * of the key that creates, the records its create must name (ids by field).
+ */
+export function contractOf(
+  resource: Resource,
+  references: (resource: Resource, key: string) => Promise<Record<string, string>>,
+): ResourceContract {
+  const { events = {}, examples, lifecycle } = resource;
+  if (!examples) throw new Error(`${resource.type.name}: declare its examples (src/graphql/kit/examples.ts)`);
+  if (resource.operations.update && !examples.update) {
+    throw new Error(`${resource.type.name} serves PUT: give examples.update`);
+  }
+  // The update's latest event: a move of a state that moves through PUT raises its own after `updated`.
+  const moved = lifecycle?.update && examples.update && lifecycle.field in examples.update;
+  const reachesFinal = moved && lifecycle.final?.states.includes(examples.update![lifecycle.field] as string);
+  const updateEvent =
+    (reachesFinal && lifecycle.update!.finalEvent) || (moved && lifecycle.update!.event) || events.updated;
   return {
     name: resource.names.many,
     path: resource.fullPath,
     idPrefix: resource.idPrefix,
     scopes: { read: resource.area.read, write: resource.area.write },
-    create: { body: samples.create, prepare: samples.prepare, status: 201, event: events.created?.type ?? null },
-    update:
-      resource.operations.update && samples.update
-        ? { body: samples.update, event: events.updated?.type ?? null }
-        : null,
+    create: {
+      body: (n, prepared) => createExample(resource, n, (field) => prepared[field]!),
+      prepare: (_send, key) => references(resource, key),
+      status: 201,
+      event: events.created?.type ?? null,
+    },
+    update: resource.operations.update ? { body: examples.update!, event: updateEvent?.type ?? null } : null,
     delete: resource.operations.delete,
-    actions: (samples.actions ?? []).map(({ name, body }) => ({
-      name: actionPath(name),
-      status: resource.lifecycle?.actions?.[name]?.status ?? 200,
+    unique: Object.entries(resource.unique ?? {}).map(([field, message]) => ({
+      field,
+      message,
+      updatable: resource.operations.update && uniqueFieldsOf(resource, 'update').includes(field),
+    })),
+    actions: actionsOfNew(resource).map(({ name, path, body }) => ({
+      name: path,
+      status: lifecycle!.actions![name]!.status ?? 200,
       answers: 'the record' as const,
       ...(body && { body }),
     })),

@@ -3,6 +3,7 @@
 // lifecycle's actions, and the service named after the list), ready for its
 // area's index.
 import { declareResource } from './declared.js';
+import { documentExamples } from './examples.js';
 import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { relationFields } from './relations.js';
@@ -19,6 +20,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
   const locked =
     lifecycle && hasLockedStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
   const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
+  const examples = documentExamples(resource as unknown as Resource);
   const rows = resourceRoutes({
     path: fullPath,
     tag: area.tag,
@@ -39,6 +41,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
+    examples,
   });
   for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
     rows.push(
@@ -58,6 +61,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         },
         status: action.status,
         conflict: [`The ${noun[0]} is not ${action.from.join(' or ')}`, action.conflict].filter(Boolean).join('; '),
+        example: examples.actions[name],
       }),
     );
   }

@@ -8,6 +8,7 @@
 import type { ClassType } from 'type-graphql';
 import type { Scope } from '../../auth/scopes.js';
 import type { EventDeclaration } from '../../events/event.js';
+import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import { completeLifecycle, type Lifecycle, type LifecycleDeclaration, type RuleContext } from './lifecycle.js';
@@ -111,6 +112,11 @@ export interface ResourceDeclaration<T extends object> {
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
   /** Extra words per operation in the OpenAPI document. */
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
+  /**
+   * Valid request bodies (examples.ts): the OpenAPI document shows them, and
+   * the contract and conformance suites make and change its records with them.
+   */
+  examples?: Examples;
 }
 
 /** A declaration with its defaults filled in: what the kit's parts read. */

@@ -64,6 +64,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   actionOnly?: Record<string, string>;
   /** A create's: the read-only values a new record has before anything is set (its lifecycle's initial state). */
   newRecord?: Record<string, unknown>;
+  /** A valid body, shown in the OpenAPI document (a declaration's examples). */
+  example?: Record<string, unknown>;
 }
 
 const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
@@ -148,6 +150,8 @@ export interface ResourceRoutesOptions {
   actionOnly?: Record<string, string>;
   /** See RestRoute.newRecord. */
   newRecord?: Record<string, unknown>;
+  /** Valid create and update bodies (see RestRoute.example). */
+  examples?: { create?: Record<string, unknown>; update?: Record<string, unknown> };
 }
 
 /**
@@ -203,6 +207,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         conflict: conflicts.create,
         actionOnly: options.actionOnly,
         newRecord: options.newRecord,
+        example: options.examples?.create,
       }),
     );
   }
@@ -240,6 +245,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         response: object,
         conflict: conflicts.update,
         actionOnly: options.actionOnly,
+        example: options.examples?.update,
       }),
     );
   }
@@ -281,6 +287,8 @@ export interface ActionRouteOptions {
   /** The answer's type. */
   type: PublicType;
   status?: 200 | 201;
+  /** A valid body (see RestRoute.example). */
+  example?: Record<string, unknown>;
 }
 
 /** `POST /things/:id/<action>` over the mutation `<action>Thing(id: ID!)`. */
@@ -303,5 +311,6 @@ export function actionRoute(options: ActionRouteOptions): RestRoute {
     status: options.status ?? 200,
     response: responseSchemaOf(options.type),
     conflict: options.conflict,
+    example: options.example,
   });
 }

@@ -25,4 +25,15 @@ export const contacts = defineResource({
     ),
   },
   conflicts: { delete: 'Invoices still refer to the contact' },
+  examples: {
+    create: (n) => ({
+      email: `contact-${n}@example.test`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: 'Analytical Engines',
+      phone: '+44 20 7946 0000',
+      tags: ['vip'],
+    }),
+    update: { company: 'Changed Co' },
+  },
 });

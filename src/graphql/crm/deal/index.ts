@@ -46,4 +46,8 @@ export const deals = defineResource({
       'A won or lost deal cannot be edited (409 naming its stage).',
     delete: 'Emits `deal.deleted` (data.object: the deal as it was).',
   },
+  examples: {
+    create: (n) => ({ title: `Deal ${n}`, amount: 1000 * n, currency: 'EUR', expectedCloseDate: '2031-03-31' }),
+    update: { stage: 'qualified', title: 'Renamed' },
+  },
 });

@@ -67,4 +67,16 @@ export const expenses = defineResource({
       },
     },
   },
+  examples: {
+    create: (n) => ({
+      amount: 100 * n,
+      currency: 'EUR',
+      category: 'travel',
+      incurredOn: '2026-03-14',
+      description: 'Train',
+      receiptUrl: `https://receipts.example.test/${n}.pdf`,
+    }),
+    update: { amount: 777, description: 'Changed' },
+    actions: { reject: { reason: 'No receipt' } },
+  },
 });

@@ -96,4 +96,14 @@ export const invoices = defineResource({
       return more;
     },
   },
+  examples: {
+    create: (n) => ({
+      currency: 'EUR',
+      issueDate: '2026-03-01',
+      dueDate: '2026-03-31',
+      lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
+      notes: 'Net 30',
+    }),
+    update: { notes: 'Changed', dueDate: '2100-01-01' },
+  },
 });

@@ -68,4 +68,8 @@ export const payments = defineResource({
       return { receivedAt: values.receivedAt ?? NOW };
     },
   },
+  examples: {
+    // Unallocated: a payment needs its invoice open (test/payments.test.ts).
+    create: (n) => ({ amount: 100 * n, currency: 'EUR', method: 'bank_transfer', reference: `wire ${n}` }),
+  },
 });

@@ -116,4 +116,9 @@ export const attendance = defineResource({
     create: 'Clocks the employee in at `clockIn` (default now). Emits `attendance.logged`.',
     update: 'Corrects clockIn, or the clockOut of a closed record (minutesWorked follows). Emits `attendance.updated`.',
   },
+  examples: {
+    create: () => ({}), // clocks in now
+    update: { clockIn: '2026-01-05T08:00:00.000Z' },
+    actions: { clockOut: { clockOut: '2099-01-01T17:00:00.000Z' } },
+  },
 });

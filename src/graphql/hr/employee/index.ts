@@ -85,4 +85,17 @@ export const employees = defineResource({
       }
     },
   },
+  examples: {
+    create: (n) => ({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: `employee-${n}@example.test`,
+      department: 'Engineering',
+      startDate: '2020-01-06',
+      salary: 9_000_000,
+      currency: 'USD',
+    }),
+    update: { jobTitle: 'Rear admiral', department: 'Navy' },
+    actions: { terminate: { endDate: '2026-12-31' } },
+  },
 });

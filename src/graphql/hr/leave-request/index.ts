@@ -107,4 +107,9 @@ export const leaveRequests = defineResource({
     create: 'Starts as requested. Emits `leave.requested`.',
     update: 'Partial; only while requested (else 409). Emits `leave.updated`.',
   },
+  examples: {
+    create: (n) => ({ type: 'vacation', from: '2026-07-01', to: '2026-07-03', reason: `Trip ${n}` }),
+    update: { type: 'personal', reason: 'Moving house' },
+    actions: { reject: { reason: 'Peak season' } },
+  },
 });

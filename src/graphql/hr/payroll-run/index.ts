@@ -122,4 +122,12 @@ export const payrollRuns = defineResource({
       return { skippedEmployeeIds: await computeItems(run, rules) };
     },
   },
+  examples: {
+    // A month from the n-th day of 2026 (every n a valid period), paid the day after.
+    create: (n) => {
+      const day = (offset: number) => new Date(Date.UTC(2026, 0, n + offset)).toISOString().slice(0, 10);
+      return { periodStart: day(0), periodEnd: day(30), payDate: day(31) };
+    },
+    update: { payDate: '2100-01-01' },
+  },
 });

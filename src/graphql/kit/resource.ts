@@ -34,7 +34,16 @@ export interface Reference {
   idKind: IdKind;
   /** How the message names it: 'contact' ('no contact with this id in the organization'). */
   label: string;
+  /**
+   * What deleting the record it names does to this one, for the foreign key
+   * `npm run migration:create` writes: default 'restrict' (the delete is refused,
+   * 409, while records name it: nothing changes or goes without its own event).
+   */
+  onDelete?: OnDelete;
 }
+
+/** A foreign key's ON DELETE: refuse the delete, delete this record too, or clear the field. */
+export type OnDelete = 'restrict' | 'cascade' | 'set null';
 
 /** An event a change raises; `previous`: with the previous values of what changed. */
 export interface EventSpec {

@@ -79,13 +79,12 @@ export function describeGaps(gaps: SchemaGap[]): string {
   return gaps.map(({ table, problem, sql }) => `${table}: ${problem}. Add to a migration:\n  ${sql}`).join('\n');
 }
 
-/**
- * The gaps' SQL in the order a migration runs it, each after a comment saying
- * why (without semicolons: the migration runner splits scripts at every one).
- */
+/** The gaps' SQL in the order a migration runs it, each after a comment saying why. */
 export function migrationSqlOf(gaps: SchemaGap[]): string {
   const ordered = [...gaps].sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step));
-  return ordered.map(({ table, problem, sql }) => `-- ${table}: ${problem.replaceAll(';', ',')}\n${sql}\n`).join('\n');
+  const script = ordered.map(({ table, problem, sql }) => `-- ${table}: ${problem}\n${sql}\n`).join('\n');
+  // The migration runner splits a script at every semicolon, in comments too.
+  return script.replace(/^--.*$/gm, (comment) => comment.replaceAll(';', ','));
 }
 
 async function tableGaps(db: pg.ClientBase, declared: DeclaredTable): Promise<SchemaGap[]> {

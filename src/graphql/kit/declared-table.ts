@@ -116,7 +116,7 @@ export function createTableSql({ table, columns }: DeclaredTable): string {
 export function addColumnSql(table: string, column: DeclaredColumn): string {
   const add = `ALTER TABLE ${ident(table)} ADD COLUMN ${columnDefinition(column)};`;
   if (column.nullable || column.default) return add;
-  return `-- NOT NULL without a default: fails while ${ident(table)} has rows; give them a value first.\n${add}`;
+  return `-- NOT NULL without a default: fails while ${ident(table)} has rows: give them a value first.\n${add}`;
 }
 
 export const alterTypeSql = (table: string, { name, type }: DeclaredColumn) =>

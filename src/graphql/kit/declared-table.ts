@@ -12,6 +12,7 @@
 // the service tells whose 409 it is); a foreign key per reference (ON DELETE as
 // declared, default RESTRICT) with an index; the count triggers of list totals;
 // and per text search the trigram index of exactly its expression.
+import { quoteIdentifier } from '../../db/database-url.js';
 import { publicFieldsOf } from './fields.js';
 import type { OnDelete, Resource } from './resource.js';
 
@@ -100,7 +101,7 @@ export function declaredTable(resource: Resource): DeclaredTable {
 }
 
 /** A quoted identifier. */
-export const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const ident = quoteIdentifier;
 
 const columnList = (columns: string[]) => columns.map(ident).join(', ');
 

@@ -55,6 +55,13 @@ describe('the harness', () => {
   });
 });
 
+/** The organization's contacts, counted in SQL (the kit's tables are not Prisma models). */
+async function contactCount(organizationId: string) {
+  const [{ n }] = await server.prisma.$queryRaw<[{ n: number }]>`
+    select count(*)::int as n from "Contact" where "organizationId" = ${organizationId}`;
+  return n;
+}
+
 describe('contacts', () => {
   it('create: a failed commit leaves neither the contact nor contact.created', async () => {
     const { org, key } = await tenant(['crm:read', 'crm:write']);
@@ -63,7 +70,7 @@ describe('contacts', () => {
 
     expectInternalError(await server.rest('POST', '/v1/crm/contacts', { key, body: { email } }));
 
-    expect(await server.prisma.contact.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await contactCount(org.id)).toBe(0);
     expect((await server.rest('GET', `/v1/crm/contacts?email=${email}`, { key })).body.pagination.total).toBe(0);
     expect(await eventsOf(org.id)).toEqual(events);
   });
@@ -97,7 +104,7 @@ describe('contacts', () => {
       extensions: { code: 'INTERNAL_ERROR' },
     });
     expect(res.data?.createContact ?? null).toBeNull();
-    expect(await server.prisma.contact.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await contactCount(org.id)).toBe(0);
     expect(await eventsOf(org.id)).toEqual(events);
   });
 
@@ -178,7 +185,8 @@ describe('API keys', () => {
 });
 
 describe('deals', () => {
-  const dealsOf = (organizationId: string) => server.prisma.deal.findMany({ where: { organizationId } });
+  const dealsOf = (organizationId: string) =>
+    server.prisma.$queryRaw<{ id: string }[]>`select id from "Deal" where "organizationId" = ${organizationId}`;
   // The tenant's key wrote api_key.created: only the deal's events are in question.
   const dealEvents = async (organizationId: string) =>
     (await eventsOf(organizationId)).filter((event) => event.type.startsWith('deal.'));

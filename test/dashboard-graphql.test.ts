@@ -68,7 +68,11 @@ const CREATE_CONTACT = `mutation ($email: String!) { createContact(input: { emai
 const VIEWER = `{ viewer { credentialType scopes user { id email role scopes } organization { id name } } }`;
 
 const uniqueEmail = () => `c-${Math.random().toString(36).slice(2)}@example.test`;
-const contactsWith = (email: string) => server.prisma.contact.count({ where: { email } });
+async function contactsWith(email: string) {
+  const [{ n }] = await server.prisma.$queryRaw<[{ n: number }]>`
+    select count(*)::int as n from "Contact" where email = ${email}`;
+  return n;
+}
 
 describe('session authentication on /graphql', () => {
   it('refuses a cross-site POST carrying only the session cookie: 403, and the mutation does not happen', async () => {

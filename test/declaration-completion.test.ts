@@ -50,6 +50,7 @@ describe('a declaration, completed', () => {
     expect(leaveRequests.resource.references).toEqual({
       employeeId: {
         target: employees.resource,
+        onDelete: 'cascade',
         name: 'employee',
         description: undefined,
         inverse: { name: 'leaveRequests', description: "The employee's leave requests, oldest first." },

@@ -69,6 +69,14 @@ function makeSeeds(organizationId: string): Seed[] {
   return list;
 }
 
+/** Contacts written as they are (their times included), in SQL. */
+async function insertContacts(rows: Seed[]) {
+  await server.prisma.$executeRaw`
+    insert into "Contact" (id, "organizationId", "firstName", "lastName", email, company, tags, "createdAt", "updatedAt")
+    select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as c(id text, "organizationId" text,
+      "firstName" text, "lastName" text, email text, company text, tags text[], "createdAt" timestamptz, "updatedAt" timestamptz)`;
+}
+
 async function list(query: string, withKey = key) {
   return server.rest('GET', `/v1/crm/contacts${query}`, { key: withKey });
 }
@@ -78,21 +86,25 @@ beforeAll(async () => {
   org = created.id;
   key = await created.key(['crm:read', 'crm:write']);
   seeds = makeSeeds(org);
-  await server.prisma.contact.createMany({ data: seeds });
+  await insertContacts(seeds);
   expectedIds = idsInOrder(() => true);
 
   // Another organization's contacts must never count.
   const other = (await server.org()).id;
-  await server.prisma.contact.createMany({
-    data: Array.from({ length: 7 }, (_, i) => ({
+  const now = new Date();
+  await insertContacts(
+    Array.from({ length: 7 }, (_, i) => ({
       id: `con_other_${i}`,
       organizationId: other,
       email: `other${i}@example.com`,
       company: 'Acme',
       tags: ['vip'],
       firstName: 'Hopper',
+      lastName: null,
+      createdAt: now,
+      updatedAt: now,
     })),
-  });
+  );
 });
 
 describe('page and limit', () => {

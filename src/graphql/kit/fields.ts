@@ -2,8 +2,10 @@
 // field of an @ObjectType; from that one declaration the kit derives the
 // GraphQL field, the public object made from a database row (REST body, GraphQL
 // value, event data.object), the REST selection, the OpenAPI response schema
-// and the SQL of the list fast path. Every field is a column of the same name,
-// but for a list of objects read by a subquery (`objectList`).
+// and the SQL of the list fast path, and the column the migration gives it
+// (graphql/kit/declared-table.ts). Every field is a column of the same name, but
+// for a list of objects read by a subquery (`objectList`) and a value `computed`
+// from other columns.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
@@ -25,6 +27,8 @@ export interface FieldKind {
   sql(column: string, table: string): string;
   /** The public form of the value read from the database (null stays null). */
   fromRow(value: unknown): unknown;
+  /** The SQL type of its column (CREATE TABLE); null: not a column (objectList, computed). */
+  column: string | null;
   /** For one of a fixed set of strings: the set (the field's GraphQL type is then an enum). */
   values?: readonly [string, ...string[]];
   /** For objects: the GraphQL selection of their fields (what a REST answer contains). */
@@ -38,26 +42,34 @@ export const isoTimestamp = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const FIELD_KINDS = {
-  id: { graphql: () => ID, schema: () => z.string(), sql: (c) => c, fromRow: same },
-  text: { graphql: () => String, schema: () => z.string(), sql: (c) => c, fromRow: same },
-  email: { graphql: () => String, schema: () => z.email(), sql: (c) => c, fromRow: same },
-  int: { graphql: () => Int, schema: () => z.int(), sql: (c) => c, fromRow: same },
-  boolean: { graphql: () => Boolean, schema: () => z.boolean(), sql: (c) => c, fromRow: same },
+  id: { graphql: () => ID, schema: () => z.string(), sql: (c) => c, fromRow: same, column: 'TEXT' },
+  text: { graphql: () => String, schema: () => z.string(), sql: (c) => c, fromRow: same, column: 'TEXT' },
+  email: { graphql: () => String, schema: () => z.email(), sql: (c) => c, fromRow: same, column: 'TEXT' },
+  int: { graphql: () => Int, schema: () => z.int(), sql: (c) => c, fromRow: same, column: 'INTEGER' },
+  boolean: { graphql: () => Boolean, schema: () => z.boolean(), sql: (c) => c, fromRow: same, column: 'BOOLEAN' },
   /** Integer minor units in a bigint column: exact up to 2^53 - 1. */
   money: {
     graphql: () => GraphQLSafeInt,
     schema: () => z.int(),
     sql: (c) => `${c}::float8`,
     fromRow: (v) => Number(v),
+    column: 'BIGINT',
   },
-  textList: { graphql: () => [String], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same },
-  idList: { graphql: () => [ID], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same },
+  textList: {
+    graphql: () => [String],
+    schema: () => z.array(z.string()),
+    sql: (c) => c,
+    fromRow: same,
+    column: 'TEXT[]',
+  },
+  idList: { graphql: () => [ID], schema: () => z.array(z.string()), sql: (c) => c, fromRow: same, column: 'TEXT[]' },
   /** Millisecond ISO 8601 UTC, formatted by PostgreSQL exactly as Date#toISOString does. */
   timestamp: {
     graphql: () => DateTime,
     schema: () => z.iso.datetime().describe('ISO 8601 UTC timestamp'),
     sql: isoTimestamp,
     fromRow: (v) => (v as Date).toISOString(),
+    column: 'TIMESTAMPTZ(3)',
   },
   /** A calendar date, YYYY-MM-DD. */
   date: {
@@ -65,6 +77,7 @@ export const FIELD_KINDS = {
     schema: () => z.iso.date().describe('YYYY-MM-DD'),
     sql: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
     fromRow: (v) => (v as Date).toISOString().slice(0, 10),
+    column: 'DATE',
   },
 } satisfies Record<string, FieldKind>;
 
@@ -74,7 +87,7 @@ export const FIELD_KINDS = {
  * can be a GraphQL name (else String).
  */
 export function oneOf(values: readonly [string, ...string[]]): FieldKind {
-  return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same, values };
+  return { graphql: () => String, schema: () => z.enum(values), sql: (c) => c, fromRow: same, column: 'TEXT', values };
 }
 
 /** The GraphQL type of a field of `type`: its kind's, or the enum of its values. */
@@ -94,8 +107,17 @@ export function objectList(item: PublicType, sql: (table: string) => string): Fi
     schema: () => z.array(responseSchemaOf(item)),
     sql: (_column, table) => sql(table),
     fromRow: same,
+    column: null,
     selection: () => selectionOf(item),
   };
+}
+
+/**
+ * A value of `kind` computed from the record's columns by `sql(table)` in the
+ * select list (an invoice's amount due), never stored: not a column.
+ */
+export function computed(kind: FieldKind, sql: (table: string) => string): FieldKind {
+  return { ...kind, sql: (_column, table) => sql(table), column: null };
 }
 
 /** A list of scope names (GraphQL [Scope], OpenAPI an array of the scope enum). */

@@ -23,6 +23,12 @@ export interface Filter<S extends z.ZodType = z.ZodType> {
   value?(parsed: z.output<S>): unknown;
   /** The GraphQL type, when the schema's is not the one (default: read off the schema, see graphqlTypeOf). */
   graphql?: GraphQLTypeFunction;
+  /**
+   * A text search's expression (`searchOver`): the migration must hold a trigram
+   * GIN index on ("organizationId", <it>), checked by test/migrations.test.ts and
+   * written by `npm run migration:create` (kit/declared-table.ts).
+   */
+  searched?: string;
 }
 
 export const filter = <S extends z.ZodType>(schema: S, options: Omit<Filter<S>, 'schema'>): Filter<S> => ({
@@ -173,11 +179,12 @@ export function likePattern(text: string): string {
 }
 
 /**
- * The expression a resource's `q` searches: its text columns joined by spaces.
- * Its migration indexes exactly this expression (with the organization) in a
- * trigram GIN index, so a search reads the index, not the organization's rows:
+ * The expression a resource's `q` searches: its text columns joined by spaces,
+ * nullable ones coalesced. Its migration indexes exactly this expression (with
+ * the organization) in a trigram GIN index, so a search reads the index, not the
+ * organization's rows (`npm run migration:create` writes it):
  *   CREATE INDEX "Thing_search_idx" ON "Thing" USING gin ("organizationId",
- *     (coalesce(a, '') || ' ' || b) gin_trgm_ops)   -- nullable columns coalesced
+ *     (coalesce("Thing"."a", '') || ' ' || "Thing"."b") gin_trgm_ops)
  */
 export function searchExpression(table: string, columns: { name: string; nullable: boolean }[]): string {
   return columns
@@ -188,12 +195,30 @@ export function searchExpression(table: string, columns: { name: string; nullabl
     .join(` || ' ' || `);
 }
 
-/** The `q` filter: case-insensitive substring search over searchExpression (`%` and `_` are literal). */
+interface SearchOptions {
+  description: string;
+  schema: z.ZodType<string>;
+}
+
+/**
+ * A case-insensitive substring search over a text `expression` of the table's
+ * columns (`%` and `_` are literal), read through the trigram index of exactly
+ * that expression, with the organization, that the migration holds.
+ */
+export function searchOver(expression: string, { description, schema }: SearchOptions): Filter<z.ZodType<string>> {
+  return filter(schema, {
+    description,
+    where: (p) => `(${expression}) ilike ${p}`,
+    value: likePattern,
+    searched: expression,
+  });
+}
+
+/** The `q` filter: searchOver the searchExpression of these columns. */
 export function searchFilter(
   table: string,
   columns: { name: string; nullable: boolean }[],
-  { description, schema }: { description: string; schema: z.ZodType<string> },
+  options: SearchOptions,
 ): Filter<z.ZodType<string>> {
-  const expression = searchExpression(table, columns);
-  return filter(schema, { description, where: (p) => `(${expression}) ilike ${p}`, value: likePattern });
+  return searchOver(searchExpression(table, columns), options);
 }

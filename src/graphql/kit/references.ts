@@ -8,8 +8,17 @@ import type { Resource } from './resource.js';
 /** A defined resource (`contacts`), or 'self' for a record of the resource being declared (a manager). */
 export type ReferenceTarget = { readonly resource: Resource } | 'self';
 
+/** A foreign key's ON DELETE: refuse the delete, delete this record too, or clear the field. */
+export type OnDelete = 'restrict' | 'cascade' | 'set null';
+
 export interface ReferenceOptions {
   target: ReferenceTarget;
+  /**
+   * What deleting the record it names does to this one, for the foreign key
+   * `npm run migration:create` writes: default 'restrict' (the delete is refused,
+   * 409, while records name it: nothing changes or goes without its own event).
+   */
+  onDelete?: OnDelete;
   /** The GraphQL field reading the record; default the field without `Id` (`contactId`: `contact`). */
   name?: string;
   description?: string;
@@ -26,6 +35,7 @@ export type ReferenceDeclaration = ReferenceTarget | ReferenceOptions;
 /** A reference with its defaults filled in: what the service checks and the relation fields read. */
 export interface Reference {
   target: Resource;
+  onDelete: OnDelete;
   /** The relation field on the source (`Deal.contact`). */
   name: string;
   description?: string;
@@ -45,6 +55,7 @@ function completeReference(source: Resource, field: string, declared: ReferenceD
   const inverse = options.inverse ?? {};
   return {
     target,
+    onDelete: options.onDelete ?? 'restrict',
     name,
     description: options.description,
     inverse:

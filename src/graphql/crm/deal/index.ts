@@ -18,7 +18,13 @@ export const deals = defineResource({
   input: dealInput,
   list: dealList,
   operations: { delete: true },
-  references: { contactId: { target: contacts, description: 'The contact, if any (null once it is deleted).' } },
+  references: {
+    contactId: {
+      target: contacts,
+      onDelete: 'set null',
+      description: 'The contact, if any (null once it is deleted).',
+    },
+  },
   events: {
     created: event('deal.created', 'A deal was created (POST /crm/deals).'),
     updated: event('deal.updated', 'A deal was changed (PUT /crm/deals/:id), its stage included.'),

@@ -18,7 +18,7 @@ export const expenses = defineResource({
   input: expenseInput,
   list: expenseList,
   // Reading the employee needs hr:read; an employee's expenses need finance:read.
-  references: { employeeId: employees },
+  references: { employeeId: { target: employees, onDelete: 'cascade' } },
   events: {
     created: event('expense.created', 'A draft expense was created (POST /finance/expenses).'),
     updated: event('expense.updated', 'A draft expense was changed (PUT /finance/expenses/:id).'),

@@ -3,7 +3,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { Field, Float, InputType } from 'type-graphql';
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
-import { defineList, filter, likePattern } from '../../kit/list.js';
+import { defineList, filter, searchOver } from '../../kit/list.js';
 import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
 import { INVOICE_STATUSES } from './type.js';
 
@@ -62,7 +62,7 @@ export const invoiceInput = defineInput('Invoice', {
 });
 
 const status = z.enum(INVOICE_STATUSES, { message: `must be one of ${INVOICE_STATUSES.join(', ')}` });
-// The expression the migration's trigram index covers: number and line descriptions.
+// What q searches (its trigram index is in the migration): number and line descriptions.
 const searched = `("Invoice".number || ' ' || (jsonb_path_query_array("Invoice".lines, '$[*].description')::text))`;
 
 export const invoiceList = defineList('Invoice', {
@@ -81,10 +81,9 @@ export const invoiceList = defineList('Invoice', {
       description: 'Issued on or before this day.',
       where: (p) => `"Invoice"."issueDate" <= ${p}::date`,
     }),
-    q: filter(text(200), {
+    q: searchOver(searched, {
+      schema: text(200),
       description: 'Text search over the number and the lines’ descriptions.',
-      where: (p) => `${searched} ilike ${p}`,
-      value: likePattern,
     }),
   },
 });

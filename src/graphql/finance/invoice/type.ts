@@ -3,7 +3,7 @@
 // same select list as its columns.
 import { Float, ObjectType } from 'type-graphql';
 import { z } from 'zod';
-import { FIELD_KINDS, objectList, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { computed, FIELD_KINDS, objectList, oneOf, Public, type FieldKind } from '../../kit/fields.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
@@ -25,10 +25,7 @@ export class InvoiceLine {
 }
 
 /** total − amountPaid, never stored, so it cannot drift from them. */
-const amountDue: FieldKind = {
-  ...FIELD_KINDS.money,
-  sql: (_column, table) => `("${table}".total - "${table}"."amountPaid")::float8`,
-};
+const amountDue = computed(FIELD_KINDS.money, (table) => `("${table}".total - "${table}"."amountPaid")::float8`);
 
 @ObjectType({ simpleResolvers: true, description: 'A bill to a contact, in one currency.' })
 export class Invoice {

@@ -45,7 +45,11 @@ export const attendance = defineResource({
   input: attendanceInput,
   list: attendanceList,
   references: {
-    employeeId: { target: employees, inverse: { description: "The employee's attendance records, oldest first." } },
+    employeeId: {
+      target: employees,
+      onDelete: 'cascade',
+      inverse: { description: "The employee's attendance records, oldest first." },
+    },
   },
   events: {
     created: logged,

@@ -22,6 +22,7 @@ export const employees = defineResource({
   references: {
     managerId: {
       target: 'self',
+      onDelete: 'set null',
       inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
     },
   },

@@ -43,7 +43,7 @@ export const leaveRequests = defineResource({
   names: { one: 'leaveRequest', many: 'leaveRequests' },
   input: leaveRequestInput,
   list: leaveRequestList,
-  references: { employeeId: employees },
+  references: { employeeId: { target: employees, onDelete: 'cascade' } },
   events: {
     created: event('leave.requested', 'A leave request was made (POST /hr/leave-requests).'),
     updated: event('leave.updated', 'A pending leave request was changed (PUT /hr/leave-requests/:id).'),

@@ -14,6 +14,7 @@ const byteCountKind: FieldKind = {
   schema: () => z.int().min(0),
   sql: (c) => `${c}::float8`,
   fromRow: (v) => Number(v),
+  column: 'BIGINT',
 };
 
 /** A JSON object column, shown as it is. */
@@ -22,6 +23,7 @@ const jsonObjectKind: FieldKind = {
   schema: () => z.record(z.string(), z.unknown()),
   sql: (c) => c,
   fromRow: (v) => v,
+  column: 'JSONB',
 };
 
 @ObjectType({ simpleResolvers: true, description: "A file of one resource's rows, written by the worker." })

@@ -56,7 +56,10 @@ describe('a migration that forgets something', () => {
       alter table "Attendance" alter column "minutesWorked" type bigint;
       alter table "Deal" drop constraint "Deal_contactId_fkey";
       drop index "Invoice_organizationId_number_key";
-      drop index "Payment_organizationId_createdAt_id_idx";`);
+      drop index "Payment_organizationId_createdAt_id_idx";
+      alter table "LeaveRequest" drop constraint "LeaveRequest_employeeId_fkey";
+      alter table "LeaveRequest" add constraint "LeaveRequest_employeeId_fkey" foreign key ("employeeId")
+        references "Employee"(id) on delete restrict;`);
     const gaps = await gapsNow();
     expect(gaps.map(({ table, problem }) => `${table}: ${problem}`).sort()).toEqual([
       'Attendance: column "minutesWorked" is bigint, declared INTEGER',
@@ -71,6 +74,7 @@ describe('a migration that forgets something', () => {
       'Expense: column "description" is NOT NULL, declared nullable',
       'Expense: no column "currency"',
       'Invoice: no unique index on ("organizationId", "number")',
+      'LeaveRequest: the foreign key "LeaveRequest_employeeId_fkey" deletes ON DELETE RESTRICT, the declaration says CASCADE',
       'Payment: no index on ("organizationId", "createdAt", "id") for its lists\' pages',
     ]);
     const sql = Object.fromEntries(gaps.map(({ table, problem, sql }) => [`${table}: ${problem}`, sql]));
@@ -86,7 +90,7 @@ describe('a migration that forgets something', () => {
     );
     expect(sql['Deal: no foreign key from "contactId" to "Contact"']).toBe(
       'ALTER TABLE "Deal" ADD CONSTRAINT "Deal_contactId_fkey" FOREIGN KEY ("contactId") ' +
-        'REFERENCES "Contact"("id") ON DELETE RESTRICT;',
+        'REFERENCES "Contact"("id") ON DELETE SET NULL;',
     );
     expect(describeGaps(gaps)).toContain(
       'Invoice: no unique index on ("organizationId", "number"). Add to a migration:\n' +

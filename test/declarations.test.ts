@@ -49,7 +49,7 @@ describe('event names', () => {
     const catalogue = assembleCatalogue(declared(), SYSTEM_EVENTS);
     expect(catalogue.get('invoice.paid')).toEqual({ ...invoicePaid, scope: 'finance:read', area: 'finance' });
     expect(catalogue.get('user.created')).toMatchObject({ scope: 'admin', area: 'system' });
-    const audited = stray('str', { created: event('stray.created', 'A stray was made.', 'admin') });
+    const audited = stray('str', { created: event('stray.created', 'A stray was made.', { scope: 'admin' }) });
     expect(assembleCatalogue([audited], []).get('stray.created')).toMatchObject({ scope: 'admin', area: 'system' });
   });
 

@@ -11,12 +11,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import '../src/graphql/modules.js';
 import { declaredResources } from '../src/graphql/kit/declared.js';
-import { raisedEvents } from '../src/graphql/kit/resource.js';
+import { raisedEvents, type Resource } from '../src/graphql/kit/resource.js';
 import { eventSubjects } from '../src/graphql/system/event/payloads.js';
 import { cataloguedEvent, EVENT_TYPES } from '../src/events/catalogue.js';
 import type { EventType } from '../src/events/event.js';
+import { withEventTable } from '../src/events/readme-table.js';
 import { SYSTEM_EVENTS } from '../src/events/system-events.js';
 import { tokenFor } from '../src/oauth/session/csrf.js';
+import { createBody, declared, stepOf, stepsBefore } from './support/examples.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { createApp, createKeyWithSecret, createUser, obtainTokens, tokenRequest } from './support/oauth.js';
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
@@ -92,6 +94,7 @@ describe('the event catalogue and the declarations', () => {
           description: declared.description,
           scope: resource.area.read,
           area: resource.area.path.slice(1),
+          ...(declared.actor && { actor: declared.actor }),
         });
       }
     }
@@ -118,8 +121,9 @@ describe('the event catalogue and the declarations', () => {
     }
   });
 
-  it("the README's event table lists every type with its read scope", () => {
+  it("the README's event table lists every type with its read scope (npm run docs:events writes it)", () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(withEventTable(readme), 'README.md is behind the catalogue: run npm run docs:events').toBe(readme);
     for (const { type, scope } of EVENT_TYPES.map(cataloguedEvent)) {
       expect(readme, type).toMatch(
         new RegExp(`^\\| \`${type.replace('.', '\\.')}\` +\\| .+ \\| \`${scope}\` +\\| .+ \\|$`, 'm'),
@@ -450,6 +454,46 @@ describe('the OpenAPI document types each event', () => {
 // Last, over what every test above wrote in the organization: a declared event
 // that no change raises (a rule that stopped raising invoice.paid) is a name
 // nothing sends, and so is a system event no service raises.
+describe('every declared resource, driven by its examples, raises its events made by the API key', () => {
+  let n = 1000;
+  const maker = {
+    next: () => ++n,
+    make: (resource: Resource, body: Record<string, unknown>) => send('POST', resource.fullPath, body),
+  };
+  const create = async (resource: Resource) =>
+    (await send('POST', resource.fullPath, await createBody(resource, maker.next(), maker))) as { id: string };
+  /** The type of the record's latest event, which the admin key made. */
+  const latestEvent = async (id: string) => {
+    const history = await historyOf(id);
+    expect(history.at(-1)!.actor, history.at(-1)!.type).toEqual(byKey());
+    return history.at(-1)!.type;
+  };
+
+  it.each(declared().map((resource) => [resource.fullPath, resource] as const))('%s', async (_path, resource) => {
+    const { events, lifecycle, operations, examples } = resource;
+    const record = await create(resource);
+    if (events?.created) expect(await latestEvent(record.id)).toBe(events.created.type);
+    if (operations.update && examples?.update) {
+      await send('PUT', `${resource.fullPath}/${record.id}`, examples.update);
+      expect(raisedEvents(resource).map((event) => event.type)).toContain(await latestEvent(record.id));
+    }
+    for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
+      const acted = await create(resource);
+      for (const step of [...stepsBefore(resource, name)!, stepOf(resource, name)]) {
+        await send('POST', `${resource.fullPath}/${acted.id}/${step.path}`, step.body);
+      }
+      expect(await latestEvent(acted.id), name).toBe(action.event.type);
+    }
+    if (operations.delete) {
+      const doomed = await create(resource);
+      expect((await server.rest('DELETE', `/v1${resource.fullPath}/${doomed.id}`, { key: admin.key })).status).toBe(
+        204,
+      );
+      expect(await latestEvent(doomed.id)).toBe(events!.deleted!.type);
+    }
+  });
+});
+
 describe('the catalogue is what the changes raise', () => {
   it('every event type of the catalogue was raised by the changes above', async () => {
     const raised = new Set((await allEvents()).map((event) => event.type));

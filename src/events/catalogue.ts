@@ -21,6 +21,8 @@ export interface CataloguedEvent {
   scope: Scope;
   /** That of its read scope (`crm:read` -> crm), system for admin-only ones. */
   area: EventArea;
+  /** Who its actor is, where not the caller. */
+  actor?: string;
 }
 
 /**
@@ -33,13 +35,13 @@ export function assembleCatalogue(
 ): ReadonlyMap<EventType, CataloguedEvent> {
   const catalogue = new Map<EventType, CataloguedEvent>();
   const declaredBy = new Map<EventType, string>();
-  const add = ({ type, description, scope }: EventDeclaration, by: string, areaScope: Scope) => {
+  const add = ({ type, description, scope, actor }: EventDeclaration, by: string, areaScope: Scope) => {
     const first = declaredBy.get(type);
     if (first) throw new Error(`the event type ${type} is declared twice: by ${first} and by ${by}`);
     declaredBy.set(type, by);
     const readScope = scope ?? areaScope;
     const area = readScope === 'admin' ? 'system' : (readScope.split(':')[0] as EventArea);
-    catalogue.set(type, { type, description, scope: readScope, area });
+    catalogue.set(type, { type, description, scope: readScope, area, ...(actor && { actor }) });
   };
   const resources = [...declared].sort((a, b) => (a.fullPath < b.fullPath ? -1 : 1));
   for (const resource of resources) {

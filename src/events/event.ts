@@ -13,9 +13,15 @@ export interface EventDeclaration<T extends EventType = EventType> {
   readonly description: string;
   /** Who may read it; none: the read scope of the declaring resource's area. */
   readonly scope?: Scope;
+  /** Who its actor is, where not the caller whose request made the change (the README's table says it). */
+  readonly actor?: string;
 }
 
 /** `event('thing.created', 'A thing was created (POST /hr/things).')` */
-export function event<T extends EventType>(type: T, description: string, scope?: Scope): EventDeclaration<T> {
-  return { type, description, ...(scope && { scope }) };
+export function event<T extends EventType>(
+  type: T,
+  description: string,
+  options: { scope?: Scope; actor?: string } = {},
+): EventDeclaration<T> {
+  return { type, description, ...options };
 }

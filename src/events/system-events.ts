@@ -4,11 +4,11 @@
 // the services' emitEventBy calls are checked by the compiler.
 import { event, type EventDeclaration } from './event.js';
 
-const systemEvent = <T extends string>(type: T, description: string): EventDeclaration<T> =>
-  event(type, description, 'admin');
+const systemEvent = <T extends string>(type: T, description: string, actor?: string): EventDeclaration<T> =>
+  event(type, description, { scope: 'admin', ...(actor && { actor }) });
 
 export const SYSTEM_EVENTS = [
-  systemEvent('user.logged_in', 'A user signed in (actor: that user).'),
+  systemEvent('user.logged_in', 'A user signed in (actor: that user).', 'the user who signed in'),
   systemEvent('user.created', 'A user was added (POST /users).'),
   systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),
   systemEvent('user.deleted', 'A user was deleted (DELETE /users/:id); data.object is the user as it was.'),
@@ -29,7 +29,11 @@ export const SYSTEM_EVENTS = [
     'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
   ),
   systemEvent('export.created', 'A data export was requested (POST /exports).'),
-  systemEvent('export.completed', 'A data export finished and can be downloaded (actor: system, the worker).'),
+  systemEvent(
+    'export.completed',
+    'A data export finished and can be downloaded (actor: system, the worker).',
+    '`system` (the worker)',
+  ),
 ] as const;
 
 export type SystemEventType = (typeof SYSTEM_EVENTS)[number]['type'];

@@ -64,7 +64,8 @@ export interface Step {
   body?: Body;
 }
 
-const stepOf = (resource: Resource, name: string): Step => ({
+/** The request of the action `name`, with its example body. */
+export const stepOf = (resource: Resource, name: string): Step => ({
   name,
   path: actionPath(name),
   ...(resource.examples?.actions?.[name] && { body: resource.examples.actions[name] }),

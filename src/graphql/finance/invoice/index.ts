@@ -16,7 +16,9 @@ import { Invoice } from './type.js';
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Raised by the payment that covers the invoice (../payment), declared here with the invoice's other events. */
-export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).');
+export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).', {
+  actor: 'the caller of the covering payment',
+});
 
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {

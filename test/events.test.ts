@@ -7,7 +7,7 @@ import type { Scope } from '../src/auth/scopes.js';
 import { contacts } from '../src/graphql/crm/contact/index.js';
 import { newIdWith } from '../src/ids.js';
 import { SYSTEM_ACTOR } from '../src/auth/principal.js';
-import { emitEvent } from '../src/jobs/events.js';
+import { emitEvent } from '../src/events/emit.js';
 import { useServer } from './support/fixtures.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '100000' });

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../src/auth/principal.js';
-import { emitEvent } from '../src/jobs/events.js';
+import { emitEvent } from '../src/events/emit.js';
 import { useServer } from './support/fixtures.js';
 import {
   eventually,

@@ -16,7 +16,7 @@ import type { Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { ApiKey as ApiKeyRow } from '../../../generated/prisma/client.js';
 import { ID_PREFIX, newId } from '../../../ids.js';
-import { emitEvent, emitEventBy } from '../../../jobs/events.js';
+import { emitEvent, emitEventBy } from '../../../events/emit.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';

@@ -8,7 +8,7 @@ import type { Event as EventRow } from '../../../generated/prisma/client.js';
 import { notFound } from '../../../errors.js';
 import { isWellFormedId } from '../../../ids.js';
 import { EVENT_TYPES, readableEventTypes } from '../../../events/catalogue.js';
-import { eventEnvelope } from '../../../jobs/events.js';
+import { eventEnvelope } from '../../../events/emit.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { parseInput } from '../../../validation.js';
 import { namedStatement } from '../../kit/statements.js';

@@ -12,7 +12,7 @@ import { DomainError } from '../../../errors.js';
 import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
 import { ID_PREFIX, newId } from '../../../ids.js';
-import { emitEventBy } from '../../../jobs/events.js';
+import { emitEventBy } from '../../../events/emit.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';

@@ -10,7 +10,7 @@ import { sha256Hex } from '../../../auth/secrets.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { newId } from '../../../ids.js';
-import { emitEvent } from '../../../jobs/events.js';
+import { emitEvent } from '../../../events/emit.js';
 import { toPublic } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { User } from '../user/type.js';

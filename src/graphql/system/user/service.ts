@@ -14,7 +14,7 @@ import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
 import { ID_PREFIX, newId } from '../../../ids.js';
-import { emitEventBy } from '../../../jobs/events.js';
+import { emitEventBy } from '../../../events/emit.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';

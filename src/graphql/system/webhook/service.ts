@@ -19,7 +19,7 @@ import {
 import { cataloguedEvent, eventScopeOf, readableEventTypes } from '../../../events/catalogue.js';
 import type { EventType } from '../../../events/event.js';
 import { TEST_EVENT_TYPE } from '../../../events/system-events.js';
-import { emitEventBy, eventEnvelope } from '../../../jobs/events.js';
+import { emitEventBy, eventEnvelope } from '../../../events/emit.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';

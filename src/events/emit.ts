@@ -4,14 +4,14 @@
 // calling emitEvent with the transaction they write in. Either way the event
 // commits with the change or not at all.
 // A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
-// in the same transaction; the worker's dispatcher (fan-out.ts) makes them jobs.
+// in the same transaction; the worker's dispatcher (src/jobs/fan-out.ts) makes them jobs.
 import { actorOf, type Actor, type ActorType, type Principal } from '../auth/principal.js';
 import type { Event as EventRow } from '../generated/prisma/client.js';
 import type { Transaction } from '../db/prisma.js';
-import { cataloguedEvent } from '../events/catalogue.js';
-import type { EventType } from '../events/event.js';
-import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
-import type { SystemEventType } from '../events/system-events.js';
+import { cataloguedEvent } from './catalogue.js';
+import type { EventType } from './event.js';
+import { EVENT_INSERT_COLUMNS } from './event-row.js';
+import type { SystemEventType } from './system-events.js';
 import { newId } from '../ids.js';
 
 export interface EmitEvent<T extends object> {

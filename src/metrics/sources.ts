@@ -4,15 +4,18 @@
 // endpoint shows whatever runs in the process.
 import client from 'prom-client';
 import type pg from 'pg';
+import { DELIVER_WEBHOOK } from '../jobs/delivery-jobs.js';
+import { RUN_EXPORT } from '../jobs/export-jobs.js';
+import { PRUNE } from '../jobs/prune.js';
 import { registry } from './registry.js';
 
 /** A scrape's queries give up after this: a slow database must not hang the scrape. */
 const QUERY_TIMEOUT_MS = 2_000;
 
 /** Rows, or none when the database does not answer: the series is then absent, and the rest of the scrape still served. */
-async function scrapeQuery<T extends pg.QueryResultRow>(pool: pg.Pool, text: string): Promise<T[]> {
+async function scrapeQuery<T extends pg.QueryResultRow>(pool: pg.Pool, text: string, values?: unknown[]): Promise<T[]> {
   try {
-    return (await pool.query<T>({ text, query_timeout: QUERY_TIMEOUT_MS } as pg.QueryConfig)).rows;
+    return (await pool.query<T>({ text, values, query_timeout: QUERY_TIMEOUT_MS } as pg.QueryConfig)).rows;
   } catch {
     scrapeQueryFailures.inc();
     return [];
@@ -66,15 +69,19 @@ new client.Gauge({
   },
 });
 
-// graphile-worker's own tables: a queued job is unlocked with attempts left (scheduled: not due yet);
-// a failed one is out of attempts and stays until deleted. Every task it knows shows, at 0 when idle.
-const JOBS_SQL = `select t.identifier as task,
-    count(*) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at <= now())::int as queued,
-    count(*) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at > now())::int as scheduled,
-    count(*) filter (where j.locked_at is not null)::int as running,
-    count(*) filter (where j.locked_at is null and j.attempts >= j.max_attempts)::int as failed
-  from graphile_worker._private_tasks t left join graphile_worker._private_jobs j on j.task_id = t.id
-  group by t.identifier`;
+// graphile-worker's documented jobs view (its private tables may change in any release):
+// a queued job is unlocked with attempts left (scheduled: not due yet); a failed one is
+// out of attempts and stays until deleted. Our tasks show at 0 when idle, and any other
+// task with jobs (one an older release queued) shows too.
+const WORKER_TASKS = [DELIVER_WEBHOOK, PRUNE, RUN_EXPORT];
+const JOBS_SQL = `select t.task,
+    count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at <= now())::int as queued,
+    count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at > now())::int as scheduled,
+    count(j.id) filter (where j.locked_at is not null)::int as running,
+    count(j.id) filter (where j.locked_at is null and j.attempts >= j.max_attempts)::int as failed
+  from (select unnest($1::text[]) as task union select task_identifier from graphile_worker.jobs) t
+  left join graphile_worker.jobs j on j.task_identifier = t.task
+  group by t.task`;
 
 interface JobCounts {
   task: string;
@@ -95,7 +102,7 @@ new client.Gauge({
     this.reset();
     const pool = queues.values().next().value;
     if (!pool) return;
-    const rows = await scrapeQuery<JobCounts>(pool, JOBS_SQL);
+    const rows = await scrapeQuery<JobCounts>(pool, JOBS_SQL, [WORKER_TASKS]);
     for (const row of rows) for (const state of JOB_STATES) this.set({ task: row.task, state }, row[state]);
   },
 });

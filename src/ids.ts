@@ -36,9 +36,19 @@ function randomFraction(): number {
   return pool[next++]! / 256;
 }
 
-/** Whether `value` could be an id with this prefix; a malformed id is simply not found. */
+const ULID_PART = /^[0-9a-z]{26}$/;
+
+/**
+ * Whether `value` could be an id with this prefix; a malformed id is simply not
+ * found. Checked without a pattern per prefix: it runs on every read by id.
+ */
 export function isWellFormedIdWith(prefix: string, value: string): boolean {
-  return value.length === prefix.length + 27 && new RegExp(`^${prefix}_[0-9a-z]{26}$`).test(value);
+  return (
+    value.length === prefix.length + 27 &&
+    value.startsWith(prefix) &&
+    value[prefix.length] === '_' &&
+    ULID_PART.test(value.slice(prefix.length + 1))
+  );
 }
 
 /** Whether `value` could be an id of this kind. */

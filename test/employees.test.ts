@@ -167,6 +167,7 @@ describe('the lifecycle: active -> terminated -> active', () => {
       ...employee,
       status: 'terminated',
       endDate: '2026-06-30',
+      employments: [{ startDate: '2020-01-01', endDate: '2026-06-30' }],
       updatedAt: expect.any(String),
     });
     expect(await get(employee.id)).toEqual(res.body);

@@ -26,6 +26,8 @@ export interface Area {
 export const AREAS = {
   crm: { path: '/crm', tag: 'CRM', read: 'crm:read', write: 'crm:write' },
   hr: { path: '/hr', tag: 'HR', read: 'hr:read', write: 'hr:write' },
+  // Salaries: compensation, pay components and payroll runs (hr:read alone does not see them).
+  payroll: { path: '/hr', tag: 'HR', read: 'hr:payroll', write: 'hr:payroll' },
   finance: { path: '/finance', tag: 'Finance', read: 'finance:read', write: 'finance:write' },
 } as const satisfies Record<string, Area>;
 

@@ -5,10 +5,10 @@ import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
-import { employeeInput, employeeList, terminateInput } from './input.js';
+import { organizationToday } from '../calendar/today.js';
+import { openEmployment, setLatestEmployment } from './employments.js';
+import { employeeInput, employeeList, reinstateInput, terminateInput } from './input.js';
 import { Employee } from './type.js';
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 export const employees = defineResource({
   type: Employee,
@@ -39,14 +39,16 @@ export const employees = defineResource({
       terminate: {
         from: ['active'],
         to: 'terminated',
-        description: 'Ends the employment on `endDate` (default today, UTC; not before `startDate`).',
+        description:
+          "Ends the employment on `endDate` (default today in the organization's time zone; not before `startDate`).",
         input: terminateInput,
         changes: ['endDate'],
-        sets: ({ endDate }, employee) => {
-          const last = endDate ?? today();
+        sets: async ({ endDate }, employee, rules) => {
+          const last = endDate ?? (await organizationToday(rules));
           if (employee.startDate && last < employee.startDate) {
             throw new DomainError('VALIDATION_ERROR', "'endDate': must not be before the startDate", 'endDate');
           }
+          await setLatestEmployment(rules, employee.id, 'endDate', last);
           return { endDate: last };
         },
         event: event('employee.terminated', 'An employee was terminated.'),
@@ -54,8 +56,20 @@ export const employees = defineResource({
       reinstate: {
         from: ['terminated'],
         to: 'active',
-        description: 'Makes a terminated employee active again; clears `endDate`.',
-        sets: () => ({ endDate: null }),
+        description:
+          'Makes a terminated employee active again in a new period of employment from `startDate` (default ' +
+          "today in the organization's time zone): the gap is not paid. A `startDate` on or before the last " +
+          "period's end withdraws the termination instead: that period goes on.",
+        input: reinstateInput,
+        sets: async ({ startDate }, employee, rules) => {
+          const first = startDate ?? (await organizationToday(rules));
+          if (employee.endDate && first <= employee.endDate) {
+            await setLatestEmployment(rules, employee.id, 'endDate', null);
+            return { endDate: null };
+          }
+          await openEmployment(rules, employee.id, first);
+          return { startDate: first, endDate: null };
+        },
         event: event('employee.reinstated', 'A terminated employee was reinstated.'),
       },
     },
@@ -66,7 +80,13 @@ export const employees = defineResource({
         throw new DomainError('VALIDATION_ERROR', "'currency': is required with a salary", 'currency');
       }
     },
+    async afterCreate(employee, rules) {
+      await openEmployment(rules, employee.id, employee.startDate);
+    },
     async update({ before, changes }, rules) {
+      if ('startDate' in changes) {
+        await setLatestEmployment(rules, before.id, 'startDate', changes.startDate as string | null);
+      }
       const managerId = changes.managerId as string | null | undefined;
       if (!managerId) return;
       // The new manager must not be this employee, nor report to it however indirectly.
@@ -97,6 +117,6 @@ export const employees = defineResource({
       currency: 'USD',
     }),
     update: { jobTitle: 'Rear admiral', department: 'Navy' },
-    actions: { terminate: { endDate: '2026-12-31' } },
+    actions: { terminate: { endDate: '2026-12-31' }, reinstate: { startDate: '2027-02-01' } },
   },
 });

@@ -25,7 +25,15 @@ export const employeeInput = defineInput('Employee', {
 });
 
 export const terminateInput = defineActionInput('Employee', 'terminate', {
-  endDate: optional(calendarDate, { description: 'The last day, YYYY-MM-DD; default today (UTC).' }),
+  endDate: optional(calendarDate, {
+    description: "The last day, YYYY-MM-DD; default today in the organization's time zone.",
+  }),
+});
+
+export const reinstateInput = defineActionInput('Employee', 'reinstate', {
+  startDate: optional(calendarDate, {
+    description: "The first day of the new period, YYYY-MM-DD, after the last one's end; default today.",
+  }),
 });
 
 const status = z.enum(EMPLOYEE_STATUSES, { message: `must be one of ${EMPLOYEE_STATUSES.join(', ')}` });

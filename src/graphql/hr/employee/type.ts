@@ -1,6 +1,7 @@
 // The Employee as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
-import { oneOf, Public } from '../../kit/fields.js';
+import { objectList, oneOf, Public } from '../../kit/fields.js';
+import { Employment, employmentsSql } from './employments.js';
 
 export const EMPLOYEE_STATUSES = ['active', 'terminated'] as const;
 
@@ -27,7 +28,7 @@ export class Employee {
   @Public.id({ nullable: true, description: 'Another employee of the organization.' })
   managerId!: string | null;
 
-  @Public.date({ nullable: true })
+  @Public.date({ nullable: true, description: 'The first day of the current (latest) period of employment.' })
   startDate!: string | null;
 
   @Public.money({ nullable: true, description: 'Integer minor units of currency per year.' })
@@ -44,6 +45,11 @@ export class Employee {
 
   @Public.date({ nullable: true, description: 'Set by terminate; cleared by reinstate.' })
   endDate!: string | null;
+
+  @Public.of(objectList(Employment, employmentsSql), {
+    description: 'Its periods of employment, oldest first: the hire, then one per reinstatement.',
+  })
+  employments!: Employment[];
 
   @Public.timestamp()
   createdAt!: string;

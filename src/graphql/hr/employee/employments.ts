@@ -1,0 +1,49 @@
+// An employee's periods of employment ("Employment" rows, seq 1, 2, ...): the
+// first opens with the hire, terminate closes the latest, reinstate opens a new
+// one. The employee's own startDate and endDate are those of the latest period;
+// payroll pays the days inside every period (the gaps are not paid).
+import { ObjectType } from 'type-graphql';
+import { Public } from '../../kit/fields.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+
+@ObjectType({
+  simpleResolvers: true,
+  description: 'One period of employment: from a hire or reinstatement to its end.',
+})
+export class Employment {
+  @Public.date({ nullable: true, description: 'Its first day; null when the hire date was not recorded.' })
+  startDate!: string | null;
+
+  @Public.date({ nullable: true, description: 'Its last day; null while it lasts.' })
+  endDate!: string | null;
+}
+
+/** The employee's periods, oldest first, as a JSON array (the Employee's `employments` field). */
+export const employmentsSql = (table: string) => `(select coalesce(jsonb_agg(jsonb_build_object(
+    'startDate', to_char(e."startDate", 'YYYY-MM-DD'), 'endDate', to_char(e."endDate", 'YYYY-MM-DD'))
+    order by e.seq), '[]'::jsonb)
+  from "Employment" e where e."employeeId" = "${table}".id)`;
+
+/** Opens the employee's next period from `startDate` (the first, at the hire). */
+export async function openEmployment(rules: RuleContext, employeeId: string, startDate: string | null) {
+  await rules.query(
+    `insert into "Employment" ("organizationId", "employeeId", seq, "startDate")
+     select $1, $2, coalesce(max(seq), 0) + 1, $3::date from "Employment" where "employeeId" = $2`,
+    [rules.organizationId, employeeId, startDate],
+  );
+}
+
+/** Sets a column of the employee's latest period (a corrected startDate, the end set by terminate). */
+export async function setLatestEmployment(
+  rules: RuleContext,
+  employeeId: string,
+  column: 'startDate' | 'endDate',
+  value: string | null,
+) {
+  await rules.query(
+    `update "Employment" set "${column}" = $3::date
+     where "employeeId" = $2 and "organizationId" = $1
+       and seq = (select max(seq) from "Employment" where "employeeId" = $2)`,
+    [rules.organizationId, employeeId, value],
+  );
+}

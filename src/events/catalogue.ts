@@ -9,6 +9,8 @@ import type { Scope } from '../auth/scopes.js';
 // Loads every business area, so that each resource has declared itself.
 import '../graphql/areas.js';
 import { declaredResources } from '../graphql/kit/declared.js';
+import { withoutHiddenFields } from '../graphql/kit/field-scopes.js';
+import { scopedFieldsOf } from '../graphql/kit/fields.js';
 import { raisedEvents, type Resource } from '../graphql/kit/resource.js';
 import type { EventDeclaration, EventType } from './event.js';
 import { SYSTEM_EVENTS } from './system-events.js';
@@ -23,6 +25,8 @@ export interface CataloguedEvent {
   area: EventArea;
   /** Who its actor is, where not the caller. */
   actor?: string;
+  /** The fields of its subject that need a scope to be seen (a salary): left out of its data without it. */
+  hidden?: { name: string; scope: Scope }[];
 }
 
 /**
@@ -35,17 +39,30 @@ export function assembleCatalogue(
 ): ReadonlyMap<EventType, CataloguedEvent> {
   const catalogue = new Map<EventType, CataloguedEvent>();
   const declaredBy = new Map<EventType, string>();
-  const add = ({ type, description, scope, actor }: EventDeclaration, by: string, areaScope: Scope) => {
+  const add = (
+    { type, description, scope, actor }: EventDeclaration,
+    by: string,
+    areaScope: Scope,
+    hidden: { name: string; scope: Scope }[] = [],
+  ) => {
     const first = declaredBy.get(type);
     if (first) throw new Error(`the event type ${type} is declared twice: by ${first} and by ${by}`);
     declaredBy.set(type, by);
     const readScope = scope ?? areaScope;
     const area = readScope === 'admin' ? 'system' : (readScope.split(':')[0] as EventArea);
-    catalogue.set(type, { type, description, scope: readScope, area, ...(actor && { actor }) });
+    catalogue.set(type, {
+      type,
+      description,
+      scope: readScope,
+      area,
+      ...(actor && { actor }),
+      ...(hidden.length && { hidden }),
+    });
   };
   const resources = [...declared].sort((a, b) => (a.fullPath < b.fullPath ? -1 : 1));
   for (const resource of resources) {
-    for (const event of raisedEvents(resource)) add(event, resource.type.name, resource.area.read);
+    const hidden = scopedFieldsOf(resource.type);
+    for (const event of raisedEvents(resource)) add(event, resource.type.name, resource.area.read, hidden);
   }
   for (const event of systemEvents) add(event, 'the system events', 'admin');
   return catalogue;
@@ -74,4 +91,23 @@ export const eventScopeOf = (type: EventType): Scope => cataloguedEvent(type).sc
 /** The event types a holder of these scopes may read. */
 export function readableEventTypes(scopes: ReadonlySet<string>): EventType[] {
   return EVENT_TYPES.filter((type) => scopes.has('admin') || scopes.has(CATALOGUE.get(type)!.scope));
+}
+
+type EventData = { object?: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+
+/**
+ * An event's data as a holder of `scopes` sees it: without the subject's fields
+ * that need a scope they lack (an employee's salary without hr:payroll), in
+ * `object` and `previousAttributes` alike. GET /events and webhook deliveries
+ * (with the webhook's scopes) show this.
+ */
+export function visibleEventData<D>(type: string, data: D, scopes: ReadonlySet<string>): D {
+  const hidden = CATALOGUE.get(type)?.hidden;
+  if (!hidden || !data || typeof data !== 'object') return data;
+  const { object, previousAttributes } = data as EventData;
+  return {
+    ...data,
+    ...(object && { object: withoutHiddenFields(object, hidden, scopes) }),
+    ...(previousAttributes && { previousAttributes: withoutHiddenFields(previousAttributes, hidden, scopes) }),
+  };
 }

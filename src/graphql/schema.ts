@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from './auth-checker.js';
+import { guardScopedFields } from './kit/field-scopes.js';
 import { RESOLVERS } from './modules.js';
 
 let schema: Promise<GraphQLSchema> | undefined;
@@ -14,6 +15,7 @@ export function getSchema(): Promise<GraphQLSchema> {
     authChecker,
     // Validation is done by the services' zod schemas, not class-validator.
     validate: false,
-  });
+    // A field declared with a scope (a salary) is null for callers without it.
+  }).then(guardScopedFields);
   return schema;
 }

@@ -9,6 +9,7 @@
 import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
+import { visibleEventData } from '../events/catalogue.js';
 import { recordAttempts, type Attempt } from './attempts.js';
 import { parseDeliveryJob, type DeliveryJob } from './delivery-jobs.js';
 import { webhookDeliveries, webhookDeliveryLag } from '../metrics/registry.js';
@@ -28,6 +29,8 @@ interface Webhook {
   secretEncrypted: string;
   /** The secret the last rotation replaced, while its grace period lasts. */
   previousSecretEncrypted: string | null;
+  /** What its deliveries carry: an event's data as a holder of these scopes sees it. */
+  scopes: string[];
 }
 
 /** An event as json_agg gives it: its time as an ISO 8601 string. */
@@ -59,7 +62,7 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     if (!job) return; // Not ours to retry: nothing can make it valid.
     const { rows } = await deps.pool.query<Webhook & { events: EventRow[] | null }>({
       name: 'webhook_delivery_targets',
-      text: `select w."organizationId", w.url, w.status, w."secretEncrypted",
+      text: `select w."organizationId", w.url, w.status, w."secretEncrypted", w.scopes,
                     case when w."previousSecretExpiresAt" > now() then w."previousSecretEncrypted" end
                       as "previousSecretEncrypted",
                     (select json_agg(json_build_object('id', e.id, 'type', e.type, 'createdAt', e."createdAt",
@@ -78,6 +81,7 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     const previous = webhook.previousSecretEncrypted
       ? secretOf(job.webhookId, webhook.previousSecretEncrypted)
       : undefined;
+    const scopes = new Set(webhook.scopes);
     const sentAt = Date.now();
     const timestamp = Math.floor(sentAt / 1000);
     const attempts = await Promise.all(
@@ -87,7 +91,8 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
           id: event.id,
           type: event.type,
           created: Math.floor(new Date(event.createdAt).getTime() / 1000),
-          data: event.data,
+          // Without the fields its scopes do not read (an employee's salary without hr:payroll).
+          data: visibleEventData(event.type, event.data, scopes),
           actor: event.actor,
         });
         const headers = signedHeaders(secret, event.id, body, timestamp, previous);

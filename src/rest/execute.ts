@@ -20,6 +20,7 @@ import { internalError } from '../errors.js';
 import type { Context } from '../graphql/context.js';
 import { domainErrorOf } from '../graphql/errors.js';
 import { renamedEnums } from '../graphql/kit/enums.js';
+import { hiddenFieldsOf, removeHidden, type HiddenFields } from '../graphql/kit/field-scopes.js';
 
 export interface PreparedOperation {
   compiled: CompiledQuery;
@@ -27,6 +28,8 @@ export interface PreparedOperation {
   rootField: string;
   /** REST's variables as GraphQL takes them: wire values of renamed enums by their names. */
   variablesOf(values: Record<string, unknown>): Record<string, unknown>;
+  /** The fields of its answer that need a scope (a salary): left out for a caller without it. */
+  hidden: HiddenFields | null;
 }
 
 type Convert = (value: unknown) => unknown;
@@ -104,10 +107,12 @@ export function prepareOperation(schema: GraphQLSchema, source: string): Prepare
   const field = selections[0]!;
   const compiled = compileQuery(schema, document, undefined, { customSerializers: wireValueSerializers(schema) });
   if (!isCompiledQuery(compiled)) throw new Error(`cannot compile REST operation ${source}`);
+  const rootField = field.alias?.value ?? field.name.value;
   return {
     compiled,
-    rootField: field.alias?.value ?? field.name.value,
+    rootField,
     variablesOf: variableConverter(schema, operation),
+    hidden: hiddenFieldsOf(schema, operation)?.below.get(rootField) ?? null,
   };
 }
 
@@ -120,5 +125,7 @@ export async function runOperation(
   if (result.errors?.length) throw domainErrorOf(result.errors[0]!);
   const data = result.data?.[operation.rootField];
   if (data === undefined) throw internalError(new Error(`no data for ${operation.rootField}`));
+  // GraphQL answered null for them; a REST answer leaves the keys out.
+  if (operation.hidden) removeHidden(data, operation.hidden, contextValue.principal?.scopes ?? new Set());
   return data;
 }

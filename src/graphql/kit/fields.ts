@@ -5,11 +5,13 @@
 // and the SQL of the list fast path, and the column the migration gives it
 // (graphql/kit/declared-table.ts). Every field is a column of the same name, but
 // for a list of objects read by a subquery (`objectList`) and a value `computed`
-// from other columns.
+// from other columns. A field declared with a `scope` (`@Public.money({ scope:
+// 'hr:payroll' })`, a salary) is shown only to holders of that scope: see
+// field-scopes.ts for where it is enforced.
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, ID, Int } from 'type-graphql';
+import { Extensions, Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
-import { SCOPES } from '../../auth/scopes.js';
+import { SCOPES, type Scope } from '../../auth/scopes.js';
 import { CalendarDate, DateTime } from './date-time.js';
 import { fieldEnum } from './enums.js';
 import { ScopeEnum } from './wire-enums.js';
@@ -130,6 +132,13 @@ export const scopeListKind: FieldKind = {
 export interface PublicFieldOptions {
   nullable?: boolean;
   description?: string;
+  /**
+   * The scope needed to see (and set) the field: without it the field is absent
+   * from REST answers, exports and events' data (webhooks deliver with their own
+   * scopes), null in GraphQL (so the field is nullable there), and a create or
+   * update that gives it is 403. `admin` implies it, as every scope.
+   */
+  scope?: Scope;
 }
 
 export interface PublicField {
@@ -137,7 +146,19 @@ export interface PublicField {
   kind: FieldKind;
   nullable: boolean;
   description?: string;
+  /** Who may see and set it (PublicFieldOptions.scope); undefined: whoever reads the record. */
+  scope?: Scope;
 }
+
+/** The GraphQL field extension that marks a field readable only with a scope (field-scopes.ts reads it). */
+export interface ReadScopeExtension {
+  readScope: Scope;
+}
+
+/** What a scoped field's description adds, in every document that shows it. */
+export const scopedFieldNote = (scope: Scope) =>
+  `Needs the \`${scope}\` scope: without it the field is absent from REST answers, exports and event data, ` +
+  'and null in GraphQL.';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 const registry = new Map<Function, PublicField[]>();
@@ -147,11 +168,17 @@ export function publicField(kind: FieldKind, options: PublicFieldOptions = {}): 
   return (prototype, property) => {
     const name = String(property);
     const nullable = options.nullable ?? false;
+    const { scope } = options;
+    const description = scope
+      ? [options.description, scopedFieldNote(scope)].filter(Boolean).join(' ')
+      : options.description;
     const fields = registry.get(prototype.constructor) ?? [];
-    fields.push({ name, kind, nullable, description: options.description });
+    fields.push({ name, kind, nullable, description, ...(scope && { scope }) });
     registry.set(prototype.constructor, fields);
     const type = graphqlTypeOfField(prototype.constructor.name, name, kind);
-    Field(type, { nullable, description: options.description })(prototype, property);
+    // A scoped field is null in GraphQL for those without its scope, so it is nullable there.
+    Field(type, { nullable: nullable || scope !== undefined, description })(prototype, property);
+    if (scope) Extensions({ readScope: scope } satisfies ReadScopeExtension)(prototype, property);
   };
 }
 
@@ -193,6 +220,11 @@ export function publicFieldsOf(type: PublicType): PublicField[] {
   return fields;
 }
 
+/** The type's fields that need a scope to be seen (PublicFieldOptions.scope), with it. */
+export function scopedFieldsOf(type: PublicType): { name: string; scope: Scope }[] {
+  return publicFieldsOf(type).flatMap(({ name, scope }) => (scope ? [{ name, scope }] : []));
+}
+
 /** The public object of a database row: the one shape REST, GraphQL and events show. */
 export function toPublic<T>(type: PublicType<T>, row: object): T {
   const values = row as Record<string, unknown>;
@@ -218,9 +250,11 @@ export function responseSchemaOf(type: PublicType): z.ZodType {
   let schema = schemas.get(type);
   if (!schema) {
     const shape = Object.fromEntries(
-      publicFieldsOf(type).map(({ name, kind, nullable, description }) => {
+      publicFieldsOf(type).map(({ name, kind, nullable, description, scope }) => {
         let field = kind.schema();
         if (nullable) field = field.nullable();
+        // Absent from the answers of callers without the scope: not a required property.
+        if (scope) field = field.optional();
         if (description) field = field.describe(description);
         return [name, field];
       }),

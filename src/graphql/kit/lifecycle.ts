@@ -19,6 +19,12 @@ export interface RuleContext {
   organizationId: string;
   /** Who makes the change: the actor of the events a rule raises (updateRecordFromRule). */
   actor: Actor;
+  /**
+   * The user the caller acts for (Principal.userId): a session's or a code-flow
+   * token's user, or the creator of the API key used; undefined for the operator,
+   * a key without a creator, an app acting for itself.
+   */
+  userId?: string;
   /** A statement on the change's transaction (rules check other records with it). */
   query<R extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
 }

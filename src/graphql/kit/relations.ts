@@ -11,6 +11,7 @@ import { parseInput } from '../../validation.js';
 import { decoratedMethod } from './decorate.js';
 import { byKey, loaderFor } from './loaders.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, PageOf, pageSchema, type Page } from './page.js';
+import type { Reference } from './references.js';
 import type { Resource } from './resource.js';
 import type { ResourceService } from './resource-service.js';
 import { Requires } from './scope.js';
@@ -109,10 +110,27 @@ function referringField<S extends { id: string }>(options: {
  * the referring resource, so the target knows nothing of it).
  */
 export function relationFields(resource: Resource<{ id: string }>): ClassType[] {
-  return Object.entries(resource.references).flatMap(([field, { name, target, description, inverse }]) => [
+  return Object.entries(resource.references).flatMap(([field, reference]) =>
+    referenceRelations(resource, field, reference),
+  );
+}
+
+/**
+ * The relation fields of one reference: those of a declared one, or of one two
+ * declarations cannot both declare (two resources naming each other, whose
+ * declarations would each need the other first: a department's manager is an
+ * employee, an employee's department a department), given by a module that
+ * loads after both.
+ */
+export function referenceRelations(
+  resource: Resource<{ id: string }>,
+  field: string,
+  { name, target, description, inverse }: Pick<Reference, 'name' | 'target' | 'description' | 'inverse'>,
+): ClassType[] {
+  return [
     referenceField({ on: resource, field, name, target: target as Resource<{ id: string }>, description }),
     ...(inverse
       ? [referringField({ on: target, name: inverse.name, source: resource, field, description: inverse.description })]
       : []),
-  ]);
+  ];
 }

@@ -4,10 +4,11 @@
 // says (defaults, references, unique fields, lifecycle, events) is applied
 // here, and what is particular to the resource runs as its rules.
 import pg from 'pg';
-import { actorOf, type Actor, type Principal } from '../../auth/principal.js';
+import { actorOf, type Principal } from '../../auth/principal.js';
 import { DomainError, notFound, invalidField } from '../../errors.js';
 import { isWellFormedIdWith, newIdWith } from '../../ids.js';
 import { parseInput } from '../../validation.js';
+import { requireSettable } from './field-scopes.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
 import { createValues, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
@@ -120,6 +121,7 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     const declared = resource.input!;
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
+    requireSettable(resource.type, data, principal.scopes);
     const values = {
       id: newIdWith(resource.idPrefix),
       ...createValues(declared.fields, data),
@@ -139,13 +141,13 @@ export class ResourceService<T extends { id: string }> {
         actor,
         onlyIf: this.referenceConditions(columns, organizationId),
       });
-      return record ?? this.missingReference(db, columns, organizationId, actor);
+      return record ?? this.missingReference(db, columns, principal);
     };
     try {
       const rules = resource.rules?.create;
       if (!rules && !after) return await write(this.db.pool, values);
       return await inTransaction(this.db.pool, async (client) => {
-        const context = ruleContextOf(client, organizationId, actor);
+        const context = ruleContextOf(client, principal);
         const record = await write(client, { ...values, ...(await rules?.(values, context)) });
         if (!after) return record;
         // The events come after what afterCreate wrote: their object (and the answer) include it.
@@ -167,6 +169,7 @@ export class ResourceService<T extends { id: string }> {
     requireWellFormedId(resource.idPrefix, this.label, id);
     const declared = resource.input!;
     const patch = (parsed ? input : parseInput(declared.update, input)) as Record<string, unknown>;
+    requireSettable(resource.type, patch, principal.scopes);
     const values = updateValues(declared.fields, patch);
     this.requireWellFormedReferences(values);
     const { organizationId } = principal;
@@ -193,7 +196,7 @@ export class ResourceService<T extends { id: string }> {
         requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
-        const rules = ruleContextOf(client, organizationId, actor);
+        const rules = ruleContextOf(client, principal);
         await this.requireReferences(rules, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
@@ -231,7 +234,7 @@ export class ResourceService<T extends { id: string }> {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
-        const sets = await action.sets?.(data as never, before, ruleContextOf(client, organizationId, actor));
+        const sets = await action.sets?.(data as never, before, ruleContextOf(client, principal));
         const changes = { [lifecycle.field]: action.to, ...sets };
         const events = [
           { type: action.event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) },
@@ -257,6 +260,11 @@ export class ResourceService<T extends { id: string }> {
       if (!record) throw notFound(this.label);
       return true;
     } catch (error) {
+      // Records still naming this one (ON DELETE RESTRICT): a conflict, even through one of its own references.
+      if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
+        const message = this.resource.conflicts?.delete ?? `Other records still refer to this ${this.resource.noun[0]}`;
+        throw new DomainError('CONFLICT', message);
+      }
       throw this.refusal(error) ?? error;
     }
   }
@@ -308,13 +316,8 @@ export class ResourceService<T extends { id: string }> {
   }
 
   /** After an insert that wrote nothing: the reference that was not the organization's. */
-  private async missingReference(
-    db: Queryable,
-    values: Record<string, unknown>,
-    organizationId: string,
-    actor: Actor,
-  ): Promise<never> {
-    await this.requireReferences(ruleContextOf(db, organizationId, actor), values);
+  private async missingReference(db: Queryable, values: Record<string, unknown>, principal: Principal): Promise<never> {
+    await this.requireReferences(ruleContextOf(db, principal), values);
     throw new Error(`${this.label} insert wrote nothing though every reference exists`);
   }
 
@@ -353,10 +356,11 @@ export class ResourceService<T extends { id: string }> {
 const unknownReference = (field: string, target: Resource) =>
   invalidField(field, `no ${target.noun[0]} with this id in the organization`);
 
-function ruleContextOf(db: Queryable, organizationId: string, actor: Actor): RuleContext {
+function ruleContextOf(db: Queryable, principal: Principal): RuleContext {
   return {
-    organizationId,
-    actor,
+    organizationId: principal.organizationId,
+    actor: actorOf(principal),
+    ...(principal.userId && { userId: principal.userId }),
     query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
   };
 }

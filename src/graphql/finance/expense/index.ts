@@ -2,6 +2,7 @@
 // employee is one of the organization (an HR record), only a draft can be
 // edited, and each move after the draft raises its event and stamps its time.
 import { event } from '../../../events/event.js';
+import { decision, refuseOwnDecision } from '../../hr/employee/decisions.js';
 import { employees } from '../../hr/employee/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
@@ -43,18 +44,28 @@ export const expenses = defineResource({
       approve: {
         from: ['submitted'],
         to: 'approved',
-        description: 'Approves a submitted expense (stamps `decidedAt`).',
-        changes: ['decidedAt'],
-        sets: () => ({ decidedAt: NOW }),
+        description:
+          "Approves a submitted expense (stamps `decidedAt`, records `decidedBy`); 403 when the caller acts for the " +
+          "expense's employee (a user linked to it).",
+        changes: ['decidedAt', 'decidedBy'],
+        sets: async (_input, expense, rules) => {
+          await refuseOwnDecision(rules, expense.employeeId, 'expense');
+          return { decidedAt: NOW, ...decision(rules) };
+        },
         event: event('expense.approved', 'An expense was approved.'),
       },
       reject: {
         from: ['submitted'],
         to: 'rejected',
-        description: 'Rejects a submitted expense, with an optional `reason` (stamps `decidedAt`); final.',
+        description:
+          'Rejects a submitted expense, with an optional `reason` (stamps `decidedAt`, records `decidedBy`); final. ' +
+          "403 when the caller acts for the expense's employee.",
         input: rejectInput,
-        changes: ['decidedAt', 'rejectionReason'],
-        sets: ({ reason }) => ({ decidedAt: NOW, rejectionReason: reason ?? null }),
+        changes: ['decidedAt', 'decidedBy', 'rejectionReason'],
+        sets: async ({ reason }, expense, rules) => {
+          await refuseOwnDecision(rules, expense.employeeId, 'expense');
+          return { decidedAt: NOW, ...decision(rules), rejectionReason: reason ?? null };
+        },
         event: event('expense.rejected', 'An expense was rejected.'),
       },
       reimburse: {

@@ -1,5 +1,6 @@
 // The Expense as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
+import { actorKind, type Actor } from '../../kit/actor.js';
 import { oneOf, Public } from '../../kit/fields.js';
 
 export const EXPENSE_STATUSES = ['draft', 'submitted', 'approved', 'rejected', 'reimbursed'] as const;
@@ -42,6 +43,12 @@ export class Expense {
 
   @Public.timestamp({ nullable: true, description: 'Set by approve or reject.' })
   decidedAt!: string | null;
+
+  @Public.of(actorKind, {
+    nullable: true,
+    description: 'Who approved or rejected it (as the event `actor` says); null before a decision.',
+  })
+  decidedBy!: Actor | null;
 
   @Public.text({ nullable: true, description: "The reject action's reason." })
   rejectionReason!: string | null;

@@ -6,6 +6,7 @@ import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
 import { organizationToday } from '../calendar/today.js';
+import { departments } from '../department/index.js';
 import { openEmployment, setLatestEmployment } from './employments.js';
 import { employeeInput, employeeList, reinstateInput, terminateInput } from './input.js';
 import { Employee } from './type.js';
@@ -24,6 +25,14 @@ export const employees = defineResource({
       target: 'self',
       onDelete: 'set null',
       inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
+    },
+    // Deleting a department with employees is a 409 (docs/decisions.md, Departments).
+    departmentId: {
+      target: departments,
+      onDelete: 'restrict',
+      name: 'departmentRecord',
+      description: "The employee's department as a record (its code, manager, parent); `department` is its name.",
+      inverse: { name: 'employees', description: "The department's employees, oldest first." },
     },
   },
   events: {
@@ -111,12 +120,12 @@ export const employees = defineResource({
       firstName: 'Grace',
       lastName: 'Hopper',
       email: `employee-${n}@example.test`,
-      department: 'Engineering',
+      jobTitle: 'Engineer',
       startDate: '2020-01-06',
       salary: 9_000_000,
       currency: 'USD',
     }),
-    update: { jobTitle: 'Rear admiral', department: 'Navy' },
+    update: { jobTitle: 'Rear admiral', phone: '+1 202 555 0100' },
     actions: { terminate: { endDate: '2026-12-31' }, reinstate: { startDate: '2027-02-01' } },
   },
 });

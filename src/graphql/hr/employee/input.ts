@@ -11,7 +11,9 @@ export const employeeInput = defineInput('Employee', {
   lastName: required(text(100)),
   email: required(email, { description: 'Unique within the organization.' }),
   jobTitle: optional(text(200)),
-  department: optional(text(100)),
+  departmentId: optional(z.string('must be a department id'), {
+    description: 'A department of the organization (`department`, its name, follows).',
+  }),
   managerId: optional(z.string('must be an employee id'), {
     description: 'Another employee of the organization; not one who reports to this one.',
   }),
@@ -39,12 +41,17 @@ export const reinstateInput = defineActionInput('Employee', 'reinstate', {
 const status = z.enum(EMPLOYEE_STATUSES, { message: `must be one of ${EMPLOYEE_STATUSES.join(', ')}` });
 
 export const employeeList = defineList('Employee', {
-  sort: ['createdAt', 'updatedAt', 'lastName', 'firstName', 'email', 'department', 'startDate'],
+  sort: ['createdAt', 'updatedAt', 'lastName', 'firstName', 'email', 'startDate'],
   filters: {
     status: filter(status, { description: 'Employees with this status.', where: (p) => `"Employee".status = ${p}` }),
+    departmentId: filter(text(100), {
+      description: 'Employees of this department (not of its sub-departments).',
+      where: (p) => `"Employee"."departmentId" = ${p}`,
+    }),
     department: filter(text(100), {
-      description: 'Exact department (case-insensitive).',
-      where: (p) => `lower("Employee".department) = lower(${p})`,
+      description: "Employees of the department of this name (case-insensitive): the department's name, exactly.",
+      where: (p) =>
+        `exists (select 1 from "Department" d where d.id = "Employee"."departmentId" and lower(d.name) = lower(${p}))`,
     }),
     managerId: filter(text(100), {
       description: 'Direct reports of this employee.',
@@ -57,9 +64,8 @@ export const employeeList = defineList('Employee', {
         { name: 'lastName', nullable: false },
         { name: 'email', nullable: false },
         { name: 'jobTitle', nullable: true },
-        { name: 'department', nullable: true },
       ],
-      { schema: text(200), description: 'Text search over names, email, job title and department.' },
+      { schema: text(200), description: 'Text search over names, email and job title.' },
     ),
   },
 });

@@ -1,9 +1,15 @@
 // The Employee as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
-import { objectList, oneOf, Public } from '../../kit/fields.js';
+import { computed, FIELD_KINDS, objectList, oneOf, Public } from '../../kit/fields.js';
 import { Employment, employmentsSql } from './employments.js';
 
 export const EMPLOYEE_STATUSES = ['active', 'terminated'] as const;
+
+/** The name of the employee's department, read with the record (never stored: it follows a rename). */
+const departmentName = computed(
+  FIELD_KINDS.text,
+  (table) => `(select d.name from "Department" d where d.id = "${table}"."departmentId")`,
+);
 
 @ObjectType({ simpleResolvers: true, description: 'A person employed by the organization.' })
 export class Employee {
@@ -22,7 +28,13 @@ export class Employee {
   @Public.text({ nullable: true })
   jobTitle!: string | null;
 
-  @Public.text({ nullable: true })
+  @Public.id({ nullable: true, description: 'The department the employee belongs to (GET /hr/departments).' })
+  departmentId!: string | null;
+
+  @Public.of(departmentName, {
+    nullable: true,
+    description: "The name of the employee's department (read-only: set `departmentId`).",
+  })
   department!: string | null;
 
   @Public.id({ nullable: true, description: 'Another employee of the organization.' })
@@ -31,10 +43,10 @@ export class Employee {
   @Public.date({ nullable: true, description: 'The first day of the current (latest) period of employment.' })
   startDate!: string | null;
 
-  @Public.money({ nullable: true, description: 'Integer minor units of currency per year.' })
+  @Public.money({ nullable: true, scope: 'hr:payroll', description: 'Integer minor units of currency per year.' })
   salary!: number | null;
 
-  @Public.text({ nullable: true, description: 'ISO 4217 code of the salary, upper-case.' })
+  @Public.text({ nullable: true, scope: 'hr:payroll', description: 'ISO 4217 code of the salary, upper-case.' })
   currency!: string | null;
 
   @Public.text({ nullable: true })

@@ -10,6 +10,7 @@ import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
+import { decision, refuseOwnDecision } from '../employee/decisions.js';
 import { employees } from '../employee/index.js';
 import { leaveRequestInput, leaveRequestList, rejectInput } from './input.js';
 import { LeaveRequest } from './type.js';
@@ -56,8 +57,11 @@ export const leaveRequests = defineResource({
       approve: {
         from: ['requested'],
         to: 'approved',
-        description: "Approves the request; 409 when it overlaps another approved request of the employee's.",
+        description:
+          "Approves the request; 409 when it overlaps another approved request of the employee's, 403 when " +
+          "the caller acts for the request's employee (a user linked to it). Records `decidedBy`.",
         sets: async (_input, request, rules) => {
+          await refuseOwnDecision(rules, request.employeeId, 'leave request');
           // Locked until commit: a concurrent approval for this employee waits, then sees this one.
           await withinEmployment(request.employeeId, request.to, rules, 'update');
           const [overlap] = await rules.query<{ id: string }>(
@@ -68,18 +72,23 @@ export const leaveRequests = defineResource({
           if (overlap) {
             throw new DomainError('CONFLICT', `It overlaps the approved leave request ${overlap.id}`, 'from');
           }
-          return { decidedAt: NOW };
+          return { decidedAt: NOW, ...decision(rules) };
         },
-        changes: ['decidedAt'],
+        changes: ['decidedAt', 'decidedBy'],
         event: event('leave.approved', 'A leave request was approved.'),
       },
       reject: {
         from: ['requested'],
         to: 'rejected',
-        description: 'Rejects the request; `reason` is kept as rejectionReason.',
+        description:
+          "Rejects the request; `reason` is kept as rejectionReason. 403 when the caller acts for the request's " +
+          'employee. Records `decidedBy`.',
         input: rejectInput,
-        sets: ({ reason }) => ({ rejectionReason: reason ?? null, decidedAt: NOW }),
-        changes: ['rejectionReason', 'decidedAt'],
+        sets: async ({ reason }, request, rules) => {
+          await refuseOwnDecision(rules, request.employeeId, 'leave request');
+          return { rejectionReason: reason ?? null, decidedAt: NOW, ...decision(rules) };
+        },
+        changes: ['rejectionReason', 'decidedAt', 'decidedBy'],
         event: event('leave.rejected', 'A leave request was rejected.'),
       },
       cancel: {

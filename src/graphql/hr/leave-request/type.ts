@@ -1,5 +1,6 @@
 // The leave request as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
+import { actorKind, type Actor } from '../../kit/actor.js';
 import { oneOf, Public } from '../../kit/fields.js';
 
 export const LEAVE_TYPES = ['vacation', 'sick', 'personal', 'unpaid', 'other'] as const;
@@ -33,6 +34,12 @@ export class LeaveRequest {
 
   @Public.timestamp({ nullable: true, description: 'When it was approved or rejected.' })
   decidedAt!: string | null;
+
+  @Public.of(actorKind, {
+    nullable: true,
+    description: 'Who approved or rejected it (as the event `actor` says); null before a decision.',
+  })
+  decidedBy!: Actor | null;
 
   @Public.timestamp()
   createdAt!: string;

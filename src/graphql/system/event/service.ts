@@ -7,7 +7,7 @@ import type { PrismaClient } from '../../../db/prisma.js';
 import type { Event as EventRow } from '../../../generated/prisma/client.js';
 import { notFound } from '../../../errors.js';
 import { isWellFormedId } from '../../../ids.js';
-import { EVENT_TYPES, readableEventTypes } from '../../../events/catalogue.js';
+import { EVENT_TYPES, readableEventTypes, visibleEventData } from '../../../events/catalogue.js';
 import { eventEnvelope } from '../../../events/emit.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { parseInput } from '../../../validation.js';
@@ -79,7 +79,10 @@ export class EventService {
       this.pool.query<EventRow>(namedStatement(page, [...where.params, take, skip])),
       this.pool.query<{ total: number }>(namedStatement(count, where.params)),
     ]);
-    return { data: rows.rows.map(eventEnvelope), pagination: paginationOf(filter, counted.rows[0]!.total) };
+    return {
+      data: rows.rows.map((row) => visibleTo(principal, eventEnvelope(row))),
+      pagination: paginationOf(filter, counted.rows[0]!.total),
+    };
   }
 
   async get(principal: Principal, id: string): Promise<Event> {
@@ -88,6 +91,12 @@ export class EventService {
       where: { id, organizationId: principal.organizationId, type: { in: readableEventTypes(principal.scopes) } },
     });
     if (!row) throw notFound('Event');
-    return eventEnvelope(row);
+    return visibleTo(principal, eventEnvelope(row));
   }
+}
+
+/** The event as the caller may see it: its subject without the fields needing a scope it lacks (a salary). */
+function visibleTo(principal: Principal, event: Event): Event {
+  const data = visibleEventData(event.type, event.data, principal.scopes);
+  return data === event.data ? event : { ...event, data };
 }

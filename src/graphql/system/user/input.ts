@@ -22,6 +22,11 @@ const fields = defineInput('User', {
       "A member's scopes, each held by the caller; not `admin` (make the user an admin instead). " +
       "An admin's scopes are `['admin']`: omit them or send exactly that.",
   }),
+  employeeId: optional(z.string('must be an employee id'), {
+    description:
+      'The employee this user is: an employee of the organization not linked to another user (409). ' +
+      'null unlinks.',
+  }),
   // Required on create; on update optional and never null: a password can be changed, not cleared.
   password: required(password.meta({ writeOnly: true, format: 'password' }), {
     description: 'At least 8 characters; stored as a slow hash and never returned.',

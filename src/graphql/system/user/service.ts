@@ -11,9 +11,9 @@ import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { hashPassword } from '../../../auth/passwords.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
 import type { Prisma, Transaction } from '../../../db/prisma.js';
-import { DomainError } from '../../../errors.js';
+import { DomainError, invalidField } from '../../../errors.js';
 import type { User as UserRow } from '../../../generated/prisma/client.js';
-import { ID_PREFIX, newId } from '../../../ids.js';
+import { ID_PREFIX, isWellFormedIdWith, newId } from '../../../ids.js';
 import { emitEventBy } from '../../../events/emit.js';
 import { parseInput } from '../../../validation.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
@@ -38,7 +38,10 @@ import { User } from './type.js';
 
 // Sign-in is by email, so the address is unique across organizations; the
 // message does not say where it is used.
-const CONFLICTS = { email: 'A user with this email already exists' };
+const CONFLICTS = {
+  email: 'A user with this email already exists',
+  employeeId: 'Another user of the organization is this employee',
+};
 
 /** Namespace of the per-organization advisory lock that serialises changes that may remove an admin. */
 const ADMIN_CHANGE_LOCK = 4242002;
@@ -65,6 +68,7 @@ export class UserService {
     const { organizationId } = principal;
     try {
       return await this.db.prisma.$transaction(async (tx) => {
+        await requireEmployee(tx, organizationId, data.employeeId);
         const row = await tx.user.create({
           data: {
             id: newId('user'),
@@ -73,6 +77,7 @@ export class UserService {
             name: data.name ?? null,
             role: data.role,
             scopes,
+            employeeId: data.employeeId ?? null,
             passwordHash,
           },
         });
@@ -109,7 +114,15 @@ export class UserService {
         const scopes = nextScopes(before, role, patch.scopes);
         requireGrantable(principal, scopes);
         if (before.role === 'admin' && role !== 'admin') await requireAnotherAdmin(tx, organizationId, 'demote');
-        const data = changedColumns(before, { email: patch.email, name: patch.name, role, scopes, passwordHash });
+        await requireEmployee(tx, organizationId, patch.employeeId);
+        const data = changedColumns(before, {
+          email: patch.email,
+          name: patch.name,
+          role,
+          scopes,
+          employeeId: patch.employeeId,
+          passwordHash,
+        });
         if (Object.keys(data).length === 0) return toPublic(User, before);
         const after = await tx.user.update({ where: { id }, data: data as Prisma.UserUpdateInput });
         if (after.passwordHash !== before.passwordHash || !sameRights(before, after)) await endSignIns(tx, id);
@@ -144,6 +157,21 @@ export class UserService {
       return true;
     });
   }
+}
+
+/**
+ * 400 naming employeeId unless it is an employee of the organization, locked
+ * (KEY SHARE) until commit like a declared reference.
+ */
+async function requireEmployee(tx: Transaction, organizationId: string, employeeId: string | null | undefined) {
+  if (typeof employeeId !== 'string') return;
+  const found =
+    isWellFormedIdWith('emp', employeeId) &&
+    (
+      await tx.$queryRaw<unknown[]>`select 1 from "Employee"
+        where id = ${employeeId} and "organizationId" = ${organizationId} for key share`
+    ).length > 0;
+  if (!found) throw invalidField('employeeId', 'no employee with this id in the organization');
 }
 
 /** Signs the user out everywhere and ends what apps hold for it (tokens, refresh grants, codes). */

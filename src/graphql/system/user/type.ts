@@ -21,6 +21,14 @@ export class User {
   @Public.scopes({ description: "`['admin']` for an admin; a member's own scopes otherwise." })
   scopes!: string[];
 
+  @Public.id({
+    nullable: true,
+    description:
+      'The employee this user is (at most one user per employee): they cannot approve or reject ' +
+      'their own leave requests and expenses.',
+  })
+  employeeId!: string | null;
+
   @Public.timestamp()
   createdAt!: string;
 

@@ -5,7 +5,8 @@ import { hasNoNul, NUL_MESSAGE } from '../../../validation.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
 import { MAX_INT, wholeNumber } from '../../kit/page.js';
-import { text } from '../../kit/values.js';
+import { scopeList, text } from '../../kit/values.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
 import { EventTypeEnum } from '../event/event-type-enum.js';
 
@@ -45,6 +46,13 @@ const webhookUrl = z
 export const webhookInput = defineInput('Webhook', {
   url: required(webhookUrl),
   events: required(eventTypeList, { graphql: () => [EventTypeEnum], description: 'Event types to deliver.' }),
+  scopes: optional(scopeList({ min: 1 }), {
+    graphql: () => [ScopeEnum],
+    description:
+      "What its deliveries carry, each held by the caller and including every event's read scope: an event's " +
+      "data is what a holder of these scopes reads (`hr:read` without `hr:payroll`: employees without salary). " +
+      "Default: the caller's scopes.",
+  }),
   description: optional(text(500)),
   status: optional(z.enum(WEBHOOK_STATUSES, { message: 'must be enabled or disabled' }), {
     description: 'enabled (the default) or disabled; enabling again clears disabledReason.',

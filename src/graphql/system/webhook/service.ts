@@ -5,7 +5,7 @@
 // this service queues the ones asked for (a test event, a retry, a redelivery) in
 // the same way, inside a transaction with graphile_worker.add_job.
 import { actorOf, type Principal } from '../../../auth/principal.js';
-import { hasScope } from '../../../auth/scopes.js';
+import { hasScope, SCOPES, type Scope } from '../../../auth/scopes.js';
 import { parseConfig, type Config } from '../../../config.js';
 import { DomainError, notFound, invalidField } from '../../../errors.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
@@ -82,6 +82,8 @@ export class WebhookService {
   async create(principal: Principal, input: unknown): Promise<NewWebhook> {
     const data = parseInput(webhookInput.create, input);
     requireReadScopes(principal, data.events);
+    const scopes = data.scopes ?? SCOPES.filter((scope) => principal.scopes.has(scope));
+    requireDeliveryScopes(principal, scopes, data.events);
     await this.requireDeliverableUrl(data.url);
     const secret = generateWebhookSecret();
     const disabled = data.status === 'disabled';
@@ -95,6 +97,7 @@ export class WebhookService {
           organizationId,
           url: data.url,
           events: data.events,
+          scopes,
           description: data.description ?? null,
           secretEncrypted: sealed,
           status: disabled ? 'disabled' : 'enabled',
@@ -114,14 +117,19 @@ export class WebhookService {
     const data = parseInput(webhookInput.update, input);
     if (data.status === null)
       throw new DomainError('VALIDATION_ERROR', "'status' must be enabled or disabled", 'status');
+    if (data.scopes === null) throw new DomainError('VALIDATION_ERROR', "'scopes' cannot be cleared", 'scopes');
     if (data.events) requireReadScopes(principal, data.events);
     if (data.url) await this.requireDeliverableUrl(data.url);
     return this.db.prisma.$transaction(async (tx) => {
       const row = await lockOwned<WebhookRow>(tx, 'Webhook', LABEL, principal.organizationId, id);
       refuseChangedFixed(toPublic(Webhook, row), fixed, Webhook);
+      if (data.scopes || data.events) {
+        requireDeliveryScopes(principal, data.scopes ?? null, data.events ?? (row.events as EventType[]), row.scopes);
+      }
       const changes: Record<string, unknown> = changedColumns(row, {
         url: data.url,
         events: data.events,
+        scopes: data.scopes,
         description: data.description,
       });
       if (data.status === 'enabled' && row.status !== 'enabled') {
@@ -371,6 +379,31 @@ function requireReadScopes(principal: Principal, events: EventType[]): void {
   const missing = [...new Set(events.map(eventScopeOf))].filter((scope) => !hasScope(principal.scopes, scope));
   if (missing.length) {
     throw new DomainError('FORBIDDEN', `Subscribing to these events needs the scope ${missing.join(', ')}`, 'events');
+  }
+}
+
+/**
+ * What a webhook delivers with (docs/decisions.md, "Salaries are private"): scopes
+ * the caller holds (`given`; null: unchanged, the `current` ones), that read every
+ * event type it subscribes to.
+ */
+function requireDeliveryScopes(
+  principal: Principal,
+  given: readonly Scope[] | null,
+  events: readonly EventType[],
+  current: readonly string[] = [],
+): void {
+  if (given) {
+    const wider = given.filter((scope) => !hasScope(principal.scopes, scope));
+    if (wider.length) {
+      throw new DomainError('FORBIDDEN', `A webhook cannot carry scopes the caller lacks: ${wider.join(', ')}`, 'scopes');
+    }
+  }
+  const scopes = new Set<string>(given ?? current);
+  const unread = events.filter((type) => !hasScope(scopes, eventScopeOf(type)));
+  if (unread.length) {
+    const needed = [...new Set(unread.map(eventScopeOf))].join(', ');
+    throw invalidField('scopes', `must include ${needed} to receive ${unread.join(', ')}`);
   }
 }
 

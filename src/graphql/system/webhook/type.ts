@@ -34,6 +34,13 @@ export class Webhook {
   @Public.of(eventTypeListKind, { description: 'The event types delivered.' })
   events!: string[];
 
+  @Public.scopes({
+    description:
+      "What its deliveries carry: each event's data as a holder of these scopes sees it (an employee's " +
+      '`salary` and `currency` need `hr:payroll`). Default: the scopes of the credential that created it.',
+  })
+  scopes!: string[];
+
   @Public.text({ nullable: true })
   description!: string | null;
 

@@ -1,0 +1,90 @@
+// Departments, declared once (see kit/resource.ts). Particular to them: a
+// department is part of at most one other, with no cycle through itself (as an
+// employee's manager); it is headed by an employee of the organization; and it
+// cannot be deleted while employees or sub-departments belong to it (409).
+// `managerId` is checked here rather than declared as a reference: employees
+// reference departments (`departmentId`), and two declarations cannot each need
+// the other first. Its foreign key (ON DELETE SET NULL) is in the migration and
+// its relation fields in ./manager.ts.
+import { event } from '../../../events/event.js';
+import { DomainError, invalidField } from '../../../errors.js';
+import { isWellFormedIdWith } from '../../../ids.js';
+import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
+import { AREAS } from '../../kit/resource.js';
+import { departmentInput, departmentList } from './input.js';
+import { Department } from './type.js';
+
+/** 400 naming managerId unless it is an employee of the organization (locked until commit, as a reference is). */
+async function requireEmployee(rules: RuleContext, managerId: unknown): Promise<void> {
+  if (typeof managerId !== 'string') return;
+  const found =
+    isWellFormedIdWith('emp', managerId) &&
+    (
+      await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for key share`, [
+        managerId,
+        rules.organizationId,
+      ])
+    ).length > 0;
+  if (!found) throw invalidField('managerId', 'no employee with this id in the organization');
+}
+
+export const departments = defineResource({
+  type: Department,
+  idPrefix: 'dep',
+  area: AREAS.hr,
+  path: 'departments',
+  names: { one: 'department', many: 'departments' },
+  input: departmentInput,
+  list: departmentList,
+  operations: { delete: true },
+  unique: { code: 'A department with this code already exists in the organization' },
+  references: {
+    parentId: {
+      target: 'self',
+      name: 'parent',
+      description: 'The department it is part of.',
+      inverse: { name: 'subDepartments', description: 'The departments part of this one, oldest first.' },
+    },
+  },
+  events: {
+    created: event('department.created', 'A department was created (POST /hr/departments).'),
+    updated: event('department.updated', 'A department was changed (PUT /hr/departments/:id).'),
+    deleted: event('department.deleted', 'A department was deleted (DELETE /hr/departments/:id).'),
+  },
+  conflicts: { delete: 'Employees or sub-departments still belong to the department: move them first' },
+  descriptions: {
+    create: 'Emits `department.created`.',
+    update: 'Partial. A `parentId` that would make a cycle is a 400. Emits `department.updated`.',
+    delete: 'Only while no employee and no department belongs to it (409). Emits `department.deleted`.',
+  },
+  rules: {
+    async create({ managerId }, rules) {
+      await requireEmployee(rules, managerId);
+    },
+    async update({ before, changes }, rules) {
+      await requireEmployee(rules, changes.managerId);
+      const parentId = changes.parentId as string | null | undefined;
+      if (!parentId) return;
+      // The new parent must not be this department, nor part of it however deeply.
+      const cycle = await rules.query(
+        `with recursive chain(id, "parentId") as (
+           select id, "parentId" from "Department" where id = $1 and "organizationId" = $3
+           union select d.id, d."parentId" from "Department" d join chain on d.id = chain."parentId")
+         select 1 from chain where id = $2 limit 1`,
+        [parentId, before.id, rules.organizationId],
+      );
+      if (cycle.length) {
+        throw new DomainError(
+          'VALIDATION_ERROR',
+          "'parentId': must not be the department or one of its sub-departments",
+          'parentId',
+        );
+      }
+    },
+  },
+  examples: {
+    create: (n) => ({ name: `Research ${n}`, code: `RES-${n}` }),
+    update: { name: 'Research and development' },
+  },
+});

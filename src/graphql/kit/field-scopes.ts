@@ -1,0 +1,123 @@
+// Fields shown only to holders of a scope (`@Public.money({ scope: 'hr:payroll' })`,
+// kit/fields.ts), enforced once per transport from the one declaration:
+// - GraphQL: the field resolves to null without the scope (guardScopedFields,
+//   run over the built schema, so /graphql and the REST facade's compiled
+//   operations both go through it);
+// - REST: the key is left out of the answer (hiddenFieldsOf: the operation's
+//   selection walked once, at start-up, for the fields it reaches that need a scope);
+// - events and exports: withoutHiddenFields over a public object;
+// - writes: a create or update giving the field without the scope is 403
+//   (requireSettable, called by the kit's service).
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isObjectType,
+  Kind,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { hasScope, type Scope } from '../../auth/scopes.js';
+import { DomainError } from '../../errors.js';
+import type { Context } from '../context.js';
+import { scopedFieldsOf, type PublicType, type ReadScopeExtension } from './fields.js';
+
+const readScopeOf = (extensions: unknown): Scope | undefined =>
+  (extensions as Partial<ReadScopeExtension> | undefined)?.readScope;
+
+/** Makes every scoped field of the schema resolve to null for a caller without its scope. */
+export function guardScopedFields(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const scope = readScopeOf(field.extensions);
+      if (!scope) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = (source, args, context: Context, info) =>
+        context.principal && hasScope(context.principal.scopes, scope) ? resolve(source, args, context, info) : null;
+    }
+  }
+  return schema;
+}
+
+/** Where an answer holds scoped fields: those of this level, and the fields below that lead to more. */
+export interface HiddenFields {
+  fields: { key: string; scope: Scope }[];
+  below: Map<string, HiddenFields>;
+}
+
+function hiddenIn(schema: GraphQLSchema, type: GraphQLObjectType, selections: SelectionSetNode): HiddenFields | null {
+  const hidden: HiddenFields = { fields: [], below: new Map() };
+  const fields = type.getFields();
+  for (const selection of selections.selections) {
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const inner = hiddenIn(schema, type, selection.selectionSet);
+      if (inner) merge(hidden, inner);
+      continue;
+    }
+    if (selection.kind !== Kind.FIELD) continue;
+    const field = fields[selection.name.value];
+    if (!field) continue;
+    const key = selection.alias?.value ?? selection.name.value;
+    const scope = readScopeOf(field.extensions);
+    if (scope) hidden.fields.push({ key, scope });
+    const named = getNamedType(field.type);
+    if (selection.selectionSet && isObjectType(named)) {
+      const inner = hiddenIn(schema, named, selection.selectionSet);
+      if (inner) hidden.below.set(key, inner);
+    }
+  }
+  return hidden.fields.length || hidden.below.size ? hidden : null;
+}
+
+function merge(into: HiddenFields, from: HiddenFields) {
+  into.fields.push(...from.fields);
+  for (const [key, inner] of from.below) into.below.set(key, inner);
+}
+
+/**
+ * The scoped fields an operation's answer may hold, from its selection (read
+ * once, when the REST row is prepared); null when it reaches none, the usual case.
+ */
+export function hiddenFieldsOf(schema: GraphQLSchema, operation: OperationDefinitionNode): HiddenFields | null {
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  return root ? hiddenIn(schema, root, operation.selectionSet) : null;
+}
+
+/** Removes, in place, the keys of the answer `value` that `scopes` may not see. */
+export function removeHidden(value: unknown, hidden: HiddenFields, scopes: ReadonlySet<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) removeHidden(item, hidden, scopes);
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  const object = value as Record<string, unknown>;
+  for (const { key, scope } of hidden.fields) if (!hasScope(scopes, scope)) delete object[key];
+  for (const [key, inner] of hidden.below) removeHidden(object[key], inner, scopes);
+}
+
+/** A copy of a public object (or its previousAttributes) without the fields `scopes` may not see. */
+export function withoutHiddenFields<T extends Record<string, unknown>>(
+  object: T,
+  fields: readonly { name: string; scope: Scope }[],
+  scopes: ReadonlySet<string>,
+): T {
+  const hidden = fields.filter(({ name, scope }) => name in object && !hasScope(scopes, scope));
+  if (!hidden.length) return object;
+  const copy: Record<string, unknown> = { ...object };
+  for (const { name } of hidden) delete copy[name];
+  return copy as T;
+}
+
+/**
+ * 403 naming the field when `values` (a create's or update's, as given) set a
+ * field of `type` that needs a scope the caller lacks, null included.
+ */
+export function requireSettable(type: PublicType, values: Record<string, unknown>, scopes: ReadonlySet<string>) {
+  for (const { name, scope } of scopedFieldsOf(type)) {
+    if (values[name] !== undefined && !hasScope(scopes, scope)) {
+      throw new DomainError('FORBIDDEN', `'${name}' needs the '${scope}' scope`, name);
+    }
+  }
+}

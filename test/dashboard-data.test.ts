@@ -225,6 +225,7 @@ describe.runIf(runInBrowser)('dashboard data in chromium', { timeout: 90_000 }, 
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     const lists = [
       ['Employees', 'employees'],
+      ['Departments', 'departments'],
       ['Attendance', 'attendance'],
       ['Leave requests', 'leave-requests'],
       ['Payroll runs', 'payroll-runs'],

@@ -12,7 +12,8 @@ let otherKey: string;
 
 beforeAll(async () => {
   org = await server.org();
-  key = await org.key(['hr:read', 'hr:write']);
+  // hr:payroll too: these tests read and set salaries (test/salary-privacy.test.ts covers a key without it).
+  key = await org.key(['hr:read', 'hr:write', 'hr:payroll']);
   otherKey = await (await server.org()).key(['hr:read', 'hr:write']);
 });
 
@@ -25,6 +26,13 @@ async function hire(body: Record<string, unknown> = {}, withKey = key) {
   });
   expect(res.status, res.text).toBe(201);
   return res.body;
+}
+
+/** A new department of the organization. */
+async function department(name: string) {
+  const res = await server.rest('POST', '/v1/hr/departments', { key, body: { name, code: `D-${++counter}` } });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; name: string };
 }
 
 const put = (id: string, body: unknown) => server.rest('PUT', `/v1/hr/employees/${id}`, { key, body });
@@ -55,6 +63,7 @@ describe('POST /v1/hr/employees', () => {
     expect(employee).toMatchObject({
       status: 'active',
       jobTitle: null,
+      departmentId: null,
       department: null,
       managerId: null,
       salary: null,
@@ -69,9 +78,10 @@ describe('POST /v1/hr/employees', () => {
 
   it('takes every field; the salary in minor units with its currency', async () => {
     const manager = await hire();
+    const research = await department('Research');
     const employee = await hire({
       jobTitle: 'Engineer',
-      department: 'Research',
+      departmentId: research.id,
       managerId: manager.id,
       startDate: '2024-02-29',
       salary: 12_000_000,
@@ -79,6 +89,8 @@ describe('POST /v1/hr/employees', () => {
       phone: '+1 555 0100',
     });
     expect(employee).toMatchObject({
+      departmentId: research.id,
+      department: 'Research',
       managerId: manager.id,
       salary: 12_000_000,
       currency: 'EUR',
@@ -237,16 +249,18 @@ describe('the lifecycle: active -> terminated -> active', () => {
 
 describe('PUT /v1/hr/employees/:id', () => {
   it('raises employee.updated with the previous values of what changed, and nothing when nothing changes', async () => {
-    const employee = await hire({ department: 'Research' });
-    const res = await put(employee.id, { department: 'Sales', jobTitle: 'Lead' });
+    const [research, sales] = [await department('Research'), await department('Sales')];
+    const employee = await hire({ departmentId: research.id });
+    const res = await put(employee.id, { departmentId: sales.id, jobTitle: 'Lead' });
     expect(res.status, res.text).toBe(200);
+    expect(res.body.department).toBe('Sales');
     const updated = (await eventsOf(employee.id)).filter((event) => event.type === 'employee.updated');
     expect(updated).toHaveLength(1);
     expect(updated[0]!.data).toEqual({
       object: res.body,
-      previousAttributes: { department: 'Research', jobTitle: null, updatedAt: employee.updatedAt },
+      previousAttributes: { departmentId: research.id, jobTitle: null, updatedAt: employee.updatedAt },
     });
-    expect((await put(employee.id, { department: 'Sales' })).body).toEqual(res.body);
+    expect((await put(employee.id, { departmentId: sales.id })).body).toEqual(res.body);
     expect((await eventsOf(employee.id)).filter((event) => event.type === 'employee.updated')).toHaveLength(1);
   });
 
@@ -282,8 +296,9 @@ describe('who sees HR', () => {
   });
 
   it('filters by status, department, managerId and q', async () => {
-    const boss = await hire({ department: 'Filters' });
-    const report = await hire({ department: 'filters', managerId: boss.id, jobTitle: 'Unique title zebra' });
+    const filters = await department('Filters');
+    const boss = await hire({ departmentId: filters.id });
+    const report = await hire({ departmentId: filters.id, managerId: boss.id, jobTitle: 'Unique title zebra' });
     await act(report.id, 'terminate');
     const ids = async (query: string) =>
       (await server.rest('GET', `/v1/hr/employees?limit=100&${query}`, { key })).body.data.map(
@@ -291,6 +306,7 @@ describe('who sees HR', () => {
       );
     expect(await ids('department=FILTERS')).toEqual([boss.id, report.id]);
     expect(await ids('department=filters&status=terminated')).toEqual([report.id]);
+    expect(await ids(`departmentId=${filters.id}`)).toEqual([boss.id, report.id]);
     expect(await ids(`managerId=${boss.id}`)).toEqual([report.id]);
     expect(await ids('q=title%20zebra')).toEqual([report.id]);
   });

@@ -99,6 +99,7 @@ describe('POST /v1/finance/expenses', () => {
       status: 'draft',
       submittedAt: null,
       decidedAt: null,
+      decidedBy: null,
       rejectionReason: null,
       reimbursedAt: null,
     });
@@ -182,7 +183,12 @@ describe('the lifecycle', () => {
         type: 'expense.approved',
         data: {
           object: approved,
-          previousAttributes: { status: 'submitted', decidedAt: null, updatedAt: submitted.updatedAt },
+          previousAttributes: {
+            status: 'submitted',
+            decidedAt: null,
+            decidedBy: null,
+            updatedAt: submitted.updatedAt,
+          },
         },
       },
       {
@@ -210,6 +216,7 @@ describe('the lifecycle', () => {
       previousAttributes: {
         status: 'submitted',
         decidedAt: null,
+        decidedBy: null,
         rejectionReason: null,
         updatedAt: submitted.updatedAt,
       },

@@ -110,6 +110,7 @@ describe('POST /v1/hr/leave-requests', () => {
       status: 'requested',
       rejectionReason: null,
       decidedAt: null,
+      decidedBy: null,
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
     });
@@ -200,7 +201,7 @@ describe('the lifecycle', () => {
           object: res.body,
           previousAttributes: {
             status: from,
-            ...(decided && { decidedAt: null }),
+            ...(decided && { decidedAt: null, decidedBy: null }),
             ...(action === 'reject' && { rejectionReason: null }),
             updatedAt: before.updatedAt,
           },

@@ -13,7 +13,8 @@ let counter = 0;
 /** A fresh organization: its key and helpers to create employees and runs in it. */
 async function payrollOrg() {
   const org = await server.org();
-  const key = await org.key(['hr:read', 'hr:write']);
+  // hr:payroll: the employees are hired with their salaries.
+  const key = await org.key(['hr:read', 'hr:write', 'hr:payroll']);
   const employee = async (fields: Record<string, unknown> = {}) => {
     const n = ++counter;
     const res = await server.rest('POST', '/v1/hr/employees', {

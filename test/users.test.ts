@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 const PASSWORD = 'correct horse battery staple';
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const USER_FIELDS = 'id email name role scopes createdAt updatedAt';
+const USER_FIELDS = 'id email name role scopes employeeId createdAt updatedAt';
 
 const CREATE = `mutation ($input: CreateUserInput!) { createUser(input: $input) { ${USER_FIELDS} } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { ${USER_FIELDS} } }`;
@@ -103,6 +103,7 @@ describe('REST /v1/users', () => {
       name: 'Ada',
       role: 'member',
       scopes: ['crm:read', 'crm:write'],
+      employeeId: null,
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
     });
@@ -253,7 +254,7 @@ describe('GraphQL users', () => {
     }
     const type = await server.gql(`{ __type(name: "User") { fields { name } } }`, {}, { key: admin });
     expect(type.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(
-      ['createdAt', 'email', 'id', 'name', 'role', 'scopes', 'updatedAt'].sort(),
+      ['createdAt', 'email', 'employeeId', 'id', 'name', 'role', 'scopes', 'updatedAt'].sort(),
     );
   });
 
@@ -288,7 +289,7 @@ describe('passwords', () => {
     const res = await server.rest('GET', '/v1/openapi.json');
     const doc = res.body;
     expect(Object.keys(doc.components.schemas.User.properties).sort()).toEqual(
-      ['createdAt', 'email', 'id', 'name', 'role', 'scopes', 'updatedAt'].sort(),
+      ['createdAt', 'email', 'employeeId', 'id', 'name', 'role', 'scopes', 'updatedAt'].sort(),
     );
     for (const [method, path] of [
       ['get', '/users'],

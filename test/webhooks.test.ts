@@ -66,6 +66,7 @@ describe('the record', () => {
       id: expect.stringMatching(/^whk_[0-9a-z]{26}$/),
       url: 'http://127.0.0.1:9/x',
       events: ['contact.created', 'deal.closed'],
+      scopes: ['admin'],
       description: 'CRM',
       status: 'enabled',
       disabledReason: null,

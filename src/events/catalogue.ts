@@ -25,8 +25,6 @@ export interface CataloguedEvent {
   area: EventArea;
   /** Who its actor is, where not the caller. */
   actor?: string;
-  /** The fields of its subject that need a scope to be seen (a salary): left out of its data without it. */
-  hidden?: { name: string; scope: Scope }[];
 }
 
 /**
@@ -39,30 +37,17 @@ export function assembleCatalogue(
 ): ReadonlyMap<EventType, CataloguedEvent> {
   const catalogue = new Map<EventType, CataloguedEvent>();
   const declaredBy = new Map<EventType, string>();
-  const add = (
-    { type, description, scope, actor }: EventDeclaration,
-    by: string,
-    areaScope: Scope,
-    hidden: { name: string; scope: Scope }[] = [],
-  ) => {
+  const add = ({ type, description, scope, actor }: EventDeclaration, by: string, areaScope: Scope) => {
     const first = declaredBy.get(type);
     if (first) throw new Error(`the event type ${type} is declared twice: by ${first} and by ${by}`);
     declaredBy.set(type, by);
     const readScope = scope ?? areaScope;
     const area = readScope === 'admin' ? 'system' : (readScope.split(':')[0] as EventArea);
-    catalogue.set(type, {
-      type,
-      description,
-      scope: readScope,
-      area,
-      ...(actor && { actor }),
-      ...(hidden.length && { hidden }),
-    });
+    catalogue.set(type, { type, description, scope: readScope, area, ...(actor && { actor }) });
   };
   const resources = [...declared].sort((a, b) => (a.fullPath < b.fullPath ? -1 : 1));
   for (const resource of resources) {
-    const hidden = scopedFieldsOf(resource.type);
-    for (const event of raisedEvents(resource)) add(event, resource.type.name, resource.area.read, hidden);
+    for (const event of raisedEvents(resource)) add(event, resource.type.name, resource.area.read);
   }
   for (const event of systemEvents) add(event, 'the system events', 'admin');
   return catalogue;
@@ -93,6 +78,20 @@ export function readableEventTypes(scopes: ReadonlySet<string>): EventType[] {
   return EVENT_TYPES.filter((type) => scopes.has('admin') || scopes.has(CATALOGUE.get(type)!.scope));
 }
 
+let hiddenByType: Map<string, { name: string; scope: Scope }[]> | undefined;
+
+/** The fields of an event type's subject that need a scope (a salary), from its resource's declaration. */
+function hiddenFieldsOf(type: string): { name: string; scope: Scope }[] | undefined {
+  if (!hiddenByType) {
+    hiddenByType = new Map();
+    for (const resource of declaredResources().values()) {
+      const hidden = scopedFieldsOf(resource.type);
+      if (hidden.length) for (const event of raisedEvents(resource)) hiddenByType.set(event.type, hidden);
+    }
+  }
+  return hiddenByType.get(type);
+}
+
 type EventData = { object?: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
 
 /**
@@ -102,7 +101,7 @@ type EventData = { object?: Record<string, unknown>; previousAttributes?: Record
  * (with the webhook's scopes) show this.
  */
 export function visibleEventData<D>(type: string, data: D, scopes: ReadonlySet<string>): D {
-  const hidden = CATALOGUE.get(type)?.hidden;
+  const hidden = hiddenFieldsOf(type);
   if (!hidden || !data || typeof data !== 'object') return data;
   const { object, previousAttributes } = data as EventData;
   return {

@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createExample } from '../../src/graphql/kit/examples.js';
-import { selectionOf } from '../../src/graphql/kit/fields.js';
+import { scopedFieldsOf, selectionOf } from '../../src/graphql/kit/fields.js';
 import type { Resource } from '../../src/graphql/kit/resource.js';
 import type { EventType } from '../../src/events/event.js';
 import { actionsOfNew, uniqueFieldsOf } from './examples.js';
@@ -58,7 +58,11 @@ export interface ResourceContract {
   actions: ResourceAction[];
   /** Root fields of the GraphQL list and get; null: not in GraphQL. */
   /** `selection`: the fields to ask for when not all scalars (default: the REST object's keys). */
-  graphql: { list: string; get: string; selection?: string } | null;
+  /**
+   * `hidden`: fields needing a scope besides the area's (an employee's salary, hr:payroll), which a key with
+   * the read and write scopes does not see: absent from REST, null in GraphQL.
+   */
+  graphql: { list: string; get: string; selection?: string; hidden?: string[] } | null;
 }
 
 export interface ResourceAction {
@@ -291,6 +295,13 @@ export function contractOf(
       answers: 'the record' as const,
       ...(body && { body }),
     })),
-    graphql: { list: resource.names.many, get: resource.names.one, selection: selectionOf(resource.type) },
+    graphql: {
+      list: resource.names.many,
+      get: resource.names.one,
+      selection: selectionOf(resource.type),
+      hidden: scopedFieldsOf(resource.type)
+        .filter(({ scope }) => scope !== resource.area.read && scope !== resource.area.write)
+        .map(({ name }) => name),
+    },
   };
 }

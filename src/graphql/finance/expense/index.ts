@@ -45,7 +45,7 @@ export const expenses = defineResource({
         from: ['submitted'],
         to: 'approved',
         description:
-          "Approves a submitted expense (stamps `decidedAt`, records `decidedBy`); 403 when the caller acts for the " +
+          'Approves a submitted expense (stamps `decidedAt`, records `decidedBy`); 403 when the caller acts for the ' +
           "expense's employee (a user linked to it).",
         changes: ['decidedAt', 'decidedBy'],
         sets: async (_input, expense, rules) => {

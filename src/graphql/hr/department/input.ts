@@ -15,7 +15,9 @@ const code = z
 
 export const departmentInput = defineInput('Department', {
   name: required(text(100)),
-  code: required(code, { description: 'Unique within the organization; 1 to 20 letters, digits, -, _ or .; upper-cased.' }),
+  code: required(code, {
+    description: 'Unique within the organization; 1 to 20 letters, digits, -, _ or .; upper-cased.',
+  }),
   managerId: optional(z.string('must be an employee id'), {
     description: 'The employee who heads it: an employee of the organization.',
   }),

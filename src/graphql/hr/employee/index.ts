@@ -115,6 +115,7 @@ export const employees = defineResource({
       }
     },
   },
+  // No salary: setting one needs hr:payroll besides the area's scopes (the suites' keys hold those alone).
   examples: {
     create: (n) => ({
       firstName: 'Grace',
@@ -122,8 +123,6 @@ export const employees = defineResource({
       email: `employee-${n}@example.test`,
       jobTitle: 'Engineer',
       startDate: '2020-01-06',
-      salary: 9_000_000,
-      currency: 'USD',
     }),
     update: { jobTitle: 'Rear admiral', phone: '+1 202 555 0100' },
     actions: { terminate: { endDate: '2026-12-31' }, reinstate: { startDate: '2027-02-01' } },

@@ -24,8 +24,7 @@ const fields = defineInput('User', {
   }),
   employeeId: optional(z.string('must be an employee id'), {
     description:
-      'The employee this user is: an employee of the organization not linked to another user (409). ' +
-      'null unlinks.',
+      'The employee this user is: an employee of the organization not linked to another user (409). ' + 'null unlinks.',
   }),
   // Required on create; on update optional and never null: a password can be changed, not cleared.
   password: required(password.meta({ writeOnly: true, format: 'password' }), {

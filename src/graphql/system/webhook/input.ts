@@ -50,7 +50,7 @@ export const webhookInput = defineInput('Webhook', {
     graphql: () => [ScopeEnum],
     description:
       "What its deliveries carry, each held by the caller and including every event's read scope: an event's " +
-      "data is what a holder of these scopes reads (`hr:read` without `hr:payroll`: employees without salary). " +
+      'data is what a holder of these scopes reads (`hr:read` without `hr:payroll`: employees without salary). ' +
       "Default: the caller's scopes.",
   }),
   description: optional(text(500)),

@@ -396,7 +396,11 @@ function requireDeliveryScopes(
   if (given) {
     const wider = given.filter((scope) => !hasScope(principal.scopes, scope));
     if (wider.length) {
-      throw new DomainError('FORBIDDEN', `A webhook cannot carry scopes the caller lacks: ${wider.join(', ')}`, 'scopes');
+      throw new DomainError(
+        'FORBIDDEN',
+        `A webhook cannot carry scopes the caller lacks: ${wider.join(', ')}`,
+        'scopes',
+      );
     }
   }
   const scopes = new Set<string>(given ?? current);

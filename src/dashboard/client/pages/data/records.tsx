@@ -31,9 +31,31 @@ const employees: ListSpec<Employee> = {
     { label: 'Name', sort: 'lastName', render: (e) => person(e) },
     { label: 'Email', sort: 'email', render: (e) => e.email },
     { label: 'Job title', render: (e) => e.jobTitle ?? '—' },
-    { label: 'Department', sort: 'department', render: (e) => e.department ?? '—' },
+    { label: 'Department', render: (e) => e.department ?? '—' },
     { label: 'Status', render: (e) => e.status },
     { label: 'Start date', sort: 'startDate', render: (e) => e.startDate ?? '—' },
+  ],
+};
+
+interface Department {
+  id: string;
+  name: string;
+  code: string;
+  parent: { name: string } | null;
+  manager: Person;
+}
+
+const departments: ListSpec<Department> = {
+  title: 'Departments',
+  field: 'departments',
+  sortType: 'DepartmentSort',
+  selection: `id name code parent { name } manager { firstName lastName }`,
+  search: true,
+  columns: [
+    { label: 'Name', sort: 'name', render: (d) => d.name },
+    { label: 'Code', sort: 'code', render: (d) => d.code },
+    { label: 'Part of', render: (d) => d.parent?.name ?? '—' },
+    { label: 'Manager', render: (d) => person(d.manager) },
   ],
 };
 
@@ -188,6 +210,7 @@ const expenses: ListSpec<Expense> = {
 /** The read-only record lists: path, the scope they need, and the page. */
 export const RECORD_LISTS = [
   { path: '/hr/employees', needs: 'hr:read', spec: employees },
+  { path: '/hr/departments', needs: 'hr:read', spec: departments },
   { path: '/hr/attendance', needs: 'hr:read', spec: attendance },
   { path: '/hr/leave-requests', needs: 'hr:read', spec: leaveRequests },
   { path: '/hr/payroll-runs', needs: 'hr:read', spec: payrollRuns },

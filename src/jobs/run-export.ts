@@ -11,6 +11,7 @@
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { ExportLimits } from '../config.js';
+import { hasScope } from '../auth/scopes.js';
 import { DomainError } from '../errors.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
@@ -32,6 +33,8 @@ interface ExportRow {
   resource: string;
   format: ExportFormat;
   filters: Record<string, unknown>;
+  /** What the file holds: a row as a holder of these scopes reads it. */
+  scopes: string[] | null;
   status: string;
 }
 
@@ -75,13 +78,17 @@ export async function runExport(
   try {
     await reader.query('begin isolation level repeatable read read only');
     const found = await reader.query<ExportRow>(
-      `select id, "organizationId", resource, format, filters, status from "Export" where id = $1`,
+      `select id, "organizationId", resource, format, filters, scopes, status from "Export" where id = $1`,
       [exportId],
     );
     const row = found.rows[0];
     if (!row || row.status === 'completed') return false;
     const { source, filters } = sourceOf(row);
-    const where = source.where(row.organizationId, filters);
+    const scopes = new Set(row.scopes ?? ['admin']);
+    const where = source.where(row.organizationId, filters, scopes);
+    // Without the fields its scopes do not read (an employee's salary without hr:payroll).
+    const hidden = source.hidden.filter(({ scope }) => !hasScope(scopes, scope)).map(({ name }) => name);
+    const dropped = [KEYSET_AT, ...hidden];
     const table = `"${source.table}"`;
     const counted = await reader.query<{ total: number }>(
       `select count(*)::int as total from ${table} where ${where.sql}`,
@@ -101,7 +108,10 @@ export async function runExport(
       [exportId, total],
     );
 
-    const writer = rowWriter(row.format, source.columns);
+    const writer = rowWriter(
+      row.format,
+      source.columns.filter((column) => !hidden.includes(column)),
+    );
     const keyset = keysetColumns(source.table);
     const n = where.params.length;
     const first = `select ${source.select}, ${keyset.at}::text as "${KEYSET_AT}" from ${table} where ${where.sql}`;
@@ -118,8 +128,9 @@ export async function runExport(
       const rows = batch.rows as Record<string, unknown>[];
       const last = rows.at(-1);
       if (last) after = [last[KEYSET_AT] as string, last.id as string];
-      for (const r of rows) delete r[KEYSET_AT];
-      const bytes = Buffer.from((seq === 0 ? writer.header() : '') + writer.rows(rows), 'utf8');
+      for (const r of rows) for (const column of dropped) delete r[column];
+      const shown = source.visible ? rows.map((r) => source.visible!(r, scopes)) : rows;
+      const bytes = Buffer.from((seq === 0 ? writer.header() : '') + writer.rows(shown), 'utf8');
       size += bytes.length;
       if (size > limits.maxBytes) {
         throw new ExportRefused(

@@ -11,6 +11,9 @@ ALTER TABLE "User" ADD COLUMN     "employeeId" TEXT;
 -- What a webhook's deliveries carry. Every webhook so far was made by an admin, whose scopes are ['admin'].
 ALTER TABLE "Webhook" ADD COLUMN     "scopes" TEXT[] DEFAULT ARRAY['admin']::TEXT[];
 
+-- What an export's file holds. Every export so far was asked for by an admin.
+ALTER TABLE "Export" ADD COLUMN     "scopes" TEXT[] DEFAULT ARRAY['admin']::TEXT[];
+
 CREATE UNIQUE INDEX "User_organizationId_employeeId_key" ON "User"("organizationId", "employeeId");
 
 -- Declared resources (src/graphql/kit/declared-table.ts)

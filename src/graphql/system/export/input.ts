@@ -3,6 +3,7 @@
 // resource is any name, checked by the service.
 import { z } from 'zod';
 import { defineList, filter } from '../../kit/list.js';
+import { scopeList } from '../../kit/values.js';
 import { EXPORT_FORMATS, EXPORT_STATUSES } from './type.js';
 
 export const createExportSchema = z.strictObject({
@@ -20,6 +21,12 @@ export const createExportSchema = z.strictObject({
     .record(z.string(), z.unknown(), 'must be an object of the resource list filters')
     .optional()
     .describe("The resource's list filters (as its list's query parameters take them; not page, limit or sort)."),
+  scopes: scopeList({ min: 1 })
+    .optional()
+    .describe(
+      "What the file holds, each held by the caller and including the resource's read scope: a row as a holder " +
+        "of these scopes reads it (`['hr:read']`: employees without salary). Default: the caller's scopes.",
+    ),
 });
 
 export const exportList = defineList('Export', {

@@ -9,6 +9,7 @@ import { graphqlEnum } from '../../kit/enums.js';
 import { PageOf, type Page } from '../../kit/page.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 import { exportList } from './input.js';
 import { Export, EXPORT_FORMATS } from './type.js';
 
@@ -30,6 +31,12 @@ class CreateExportInput {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: "The resource's list filters." })
   filters?: Record<string, unknown>;
+
+  @Field(() => [ScopeEnum], {
+    nullable: true,
+    description: "What the file holds: a row as a holder of these scopes reads it. Default: the caller's scopes.",
+  })
+  scopes?: string[];
 }
 
 @Resolver(() => Export)

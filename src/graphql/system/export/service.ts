@@ -4,8 +4,9 @@
 // any machine serves it (docs/decisions.md, Exports).
 import { z } from 'zod';
 import { actorOf, type Principal } from '../../../auth/principal.js';
+import { hasScope, SCOPES } from '../../../auth/scopes.js';
 import { parseConfig, type ExportLimits } from '../../../config.js';
-import { DomainError, notFound } from '../../../errors.js';
+import { DomainError, invalidField, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
 import { EVENT_INSERT_COLUMNS } from '../../../events/event-row.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
@@ -72,6 +73,19 @@ export class ExportService {
     }
     // Parsed under `filters` so that a problem names `filters.<name>`.
     const { filters } = parseInput(z.object({ filters: source.filters }), { filters: request.filters ?? {} });
+    // What the file holds: the caller's scopes, or fewer (an employees file without salaries).
+    const scopes = request.scopes ?? SCOPES.filter((scope) => principal.scopes.has(scope));
+    const wider = scopes.filter((scope) => !hasScope(principal.scopes, scope));
+    if (wider.length) {
+      throw new DomainError(
+        'FORBIDDEN',
+        `An export cannot hold scopes the caller lacks: ${wider.join(', ')}`,
+        'scopes',
+      );
+    }
+    if (source.readScope && !hasScope(new Set(scopes), source.readScope)) {
+      throw invalidField('scopes', `must include ${source.readScope} to export ${source.name}`);
+    }
     const maxPending = this.maxPending;
     const actor = actorOf(principal);
     // The count and the insert under the organization's lock: two requests at once cannot both take the last place.
@@ -93,8 +107,8 @@ export class ExportService {
       }
       const { rows } = await client.query<Export>(
         `with created as (
-           insert into "Export" (id, "organizationId", resource, format, filters, "updatedAt")
-           values ($1, $2, $3, $4, $5::jsonb, now()) returning *),
+           insert into "Export" (id, "organizationId", resource, format, filters, scopes, "updatedAt")
+           values ($1, $2, $3, $4, $5::jsonb, $9::text[], now()) returning *),
          queued as (select ${addExportJobSql('created.id')} from created),
          event as (
            insert into "Event" (${EVENT_INSERT_COLUMNS})
@@ -111,6 +125,7 @@ export class ExportService {
           newId('event'),
           actor.type,
           actor.id,
+          scopes,
         ],
       );
       return rows[0]!;

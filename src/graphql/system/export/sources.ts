@@ -3,8 +3,10 @@
 // REST object's fields), its SELECT list (the REST object, built by PostgreSQL),
 // its filters (the list's own, page, limit and sort left out) and its WHERE.
 import { z } from 'zod';
+import type { Scope } from '../../../auth/scopes.js';
+import { readableEventTypes, visibleEventData } from '../../../events/catalogue.js';
 import { declaredResources } from '../../kit/declared.js';
-import { publicFieldsOf, qualifiedColumn, sqlSelectOf } from '../../kit/fields.js';
+import { publicFieldsOf, qualifiedColumn, scopedFieldsOf, sqlSelectOf } from '../../kit/fields.js';
 import { whereOf, type SqlCondition } from '../../kit/list.js';
 import { eventConditions, eventFilterSchema } from '../event/service.js';
 
@@ -17,8 +19,14 @@ export interface ExportSource {
   select: string;
   /** Validates the filters; an unknown one is refused. */
   filters: z.ZodType<Record<string, unknown>>;
-  /** The organization's rows narrowed by the parsed filters ($1 is the organization). */
-  where(organizationId: string, filters: Record<string, unknown>): SqlCondition;
+  /** The scope its rows are read with (a declared resource's area's); none: each row says (events). */
+  readScope?: Scope;
+  /** The fields needing a scope to be seen (an employee's salary): out of a file whose scopes lack it. */
+  hidden: { name: string; scope: Scope }[];
+  /** The organization's rows narrowed by the parsed filters ($1 is the organization), as `scopes` read them. */
+  where(organizationId: string, filters: Record<string, unknown>, scopes: ReadonlySet<string>): SqlCondition;
+  /** A row as `scopes` read it, when more than its hidden fields depend on them (an event's data). */
+  visible?(row: Record<string, unknown>, scopes: ReadonlySet<string>): Record<string, unknown>;
 }
 
 /** The list schema's filters alone, closed: page, limit and sort mean nothing to a whole file. */
@@ -36,9 +44,15 @@ const eventsSource: ExportSource = {
   select: `"Event".id, "Event".type, floor(extract(epoch from "Event"."createdAt"))::int as created, "Event".data,
     jsonb_build_object('type', "Event"."actorType", 'id', "Event"."actorId") as actor`,
   filters: EVENT_FILTERS,
-  // Exports need admin, which reads every event type.
-  where: (organizationId, filters) =>
-    eventConditions(organizationId, filters.type === undefined ? undefined : [filters.type as string], filters),
+  hidden: [],
+  // The types the export's scopes read (every one, those of no area too, for `admin`).
+  where: (organizationId, filters, scopes) => {
+    const readable = scopes.has('admin') ? undefined : readableEventTypes(scopes);
+    const types =
+      filters.type === undefined ? readable : (readable ?? [filters.type as string]).filter((t) => t === filters.type);
+    return eventConditions(organizationId, types, filters);
+  },
+  visible: (row, scopes) => ({ ...row, data: visibleEventData(row.type as string, row.data, scopes) }),
 };
 
 /** Every source by name, read at call time: what is declared now. */
@@ -52,6 +66,8 @@ export function exportSources(): Map<string, ExportSource> {
       columns: publicFieldsOf(type).map((field) => field.name),
       select: sqlSelectOf(type, table),
       filters: filtersOf(list.schema),
+      readScope: resource.area.read,
+      hidden: scopedFieldsOf(type),
       where: (organizationId, filters) => whereOf(list, organizationId, filters, table),
     });
   }

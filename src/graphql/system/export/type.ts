@@ -42,6 +42,13 @@ export class Export {
   @Public.of(jsonObjectKind, { description: "The resource's list filters the rows were chosen by." })
   filters!: Record<string, unknown>;
 
+  @Public.scopes({
+    description:
+      "What the file holds: each row as a holder of these scopes reads it (an employee's `salary` and " +
+      "`currency` need `hr:payroll`; events, the types they read). Default: the caller's scopes.",
+  })
+  scopes!: string[];
+
   @Public.of(oneOf(EXPORT_STATUSES), { description: 'The file can be downloaded once completed.' })
   status!: string;
 

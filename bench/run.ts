@@ -59,9 +59,11 @@ const DATABASE = 'bp_bench';
 const CONTACTS = 10_000;
 const DEALS = 10_000;
 const EMPLOYEES = 10_000;
+/** A large organization's departments: the employees are spread over them. */
+const DEPARTMENTS = 200;
 const INVOICES = 10_000;
 /** What the bench's keys may do: every area it measures. */
-const SCOPES = ['crm:read', 'crm:write', 'hr:read', 'hr:write', 'finance:read', 'finance:write'] as const;
+const SCOPES = ['crm:read', 'crm:write', 'hr:read', 'hr:write', 'hr:payroll', 'finance:read', 'finance:write'] as const;
 const CONNECTIONS = 32;
 const WRK_THREADS = 1;
 const PIN = process.env.BENCH_PIN === '1';
@@ -135,11 +137,20 @@ const ALL_SCENARIOS: Scenario[] = [
       firstName: 'Grace',
       lastName: 'Hopper',
       email: 'bench-[<id>]@example.com',
-      department: 'Research',
       startDate: '2026-01-05',
       salary: 9600000,
       currency: 'USD',
     }),
+    cpuTarget: 2,
+  },
+  { name: 'GET departments list', method: 'GET', path: '/v1/hr/departments?page=1&limit=50', cpuTarget: 1.5 },
+  {
+    name: 'POST department create',
+    method: 'POST',
+    path: '/v1/hr/departments',
+    // One [<id>] per body (wrk and the check replace the first): the code, unique per request.
+    cleanup: `delete from "Department" where code like 'CHECK-%'`,
+    body: JSON.stringify({ name: 'Bench department', code: '[<id>]' }),
     cpuTarget: 2,
   },
 ];
@@ -192,13 +203,21 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
         [organization.id, DEALS, CONTACTS],
       );
       await client.query(
-        `insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", department,
-                                 "startDate", salary, currency, "createdAt", "updatedAt")
-         select 'emp_seed' || lpad(i::text, 22, '0'), $1, 'First' || i, 'Last' || i, 'employee' || i || '@seed.example',
-                'Engineer', 'Dept ' || (i % 20), date '2020-01-01' + i % 1000, 5000000 + i * 100, 'USD', at, at
+        `insert into "Department" (id, "organizationId", name, code, "createdAt", "updatedAt")
+         select 'dep_seed' || lpad(i::text, 22, '0'), $1, 'Department ' || i, 'DEP-' || i, at, at
          from generate_series(1, $2::int) as i,
               lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
-        [organization.id, EMPLOYEES],
+        [organization.id, DEPARTMENTS],
+      );
+      await client.query(
+        `insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", "departmentId",
+                                 "startDate", salary, currency, "createdAt", "updatedAt")
+         select 'emp_seed' || lpad(i::text, 22, '0'), $1, 'First' || i, 'Last' || i, 'employee' || i || '@seed.example',
+                'Engineer', 'dep_seed' || lpad((1 + i % $3::int)::text, 22, '0'), date '2020-01-01' + i % 1000,
+                5000000 + i * 100, 'USD', at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
+        [organization.id, EMPLOYEES, DEPARTMENTS],
       );
       await client.query(
         `insert into "Invoice" (id, "organizationId", number, "contactId", currency, "issueDate", "dueDate", lines,

@@ -32,9 +32,18 @@ const DEAL_COLUMNS = `id, title, amount::float8 as amount, currency, stage, "con
   to_char("expectedCloseDate", 'YYYY-MM-DD') as "expectedCloseDate", ${iso('"closedAt"')} as "closedAt",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
-const EMPLOYEE_COLUMNS = `id, "firstName", "lastName", email, "jobTitle", department, "managerId",
+// The department's name and the periods of employment are read with the row, as the service reads them
+// (json, not jsonb, so the periods' keys keep the order of the service's selection).
+const EMPLOYEE_COLUMNS = `id, "firstName", "lastName", email, "jobTitle", "departmentId",
+  (select d.name from "Department" d where d.id = "Employee"."departmentId") as department, "managerId",
   to_char("startDate", 'YYYY-MM-DD') as "startDate", salary::float8 as salary, currency, phone, status,
-  to_char("endDate", 'YYYY-MM-DD') as "endDate", ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+  to_char("endDate", 'YYYY-MM-DD') as "endDate",
+  (select coalesce(json_agg(json_build_object('startDate', to_char(e."startDate", 'YYYY-MM-DD'),
+     'endDate', to_char(e."endDate", 'YYYY-MM-DD')) order by e.seq), '[]'::json)
+   from "Employment" e where e."employeeId" = "Employee".id) as employments,
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+const DEPARTMENT_COLUMNS = `id, name, code, "managerId", "parentId",
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
 // Lines as json (not jsonb) so their keys keep the order the service's GraphQL selection gives them.
 const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate", 'YYYY-MM-DD') as "issueDate",
@@ -103,6 +112,7 @@ export const LISTS: Record<string, ListSource> = {
   '/v1/crm/contacts': { table: 'Contact', columns: CONTACT_COLUMNS, scope: 'crm:read' },
   '/v1/crm/deals': { table: 'Deal', columns: DEAL_COLUMNS, scope: 'crm:read' },
   '/v1/hr/employees': { table: 'Employee', columns: EMPLOYEE_COLUMNS, scope: 'hr:read' },
+  '/v1/hr/departments': { table: 'Department', columns: DEPARTMENT_COLUMNS, scope: 'hr:read' },
   '/v1/finance/invoices': { table: 'Invoice', columns: INVOICE_COLUMNS, scope: 'finance:read' },
 };
 
@@ -251,12 +261,15 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
   if (salary !== null && (!Number.isSafeInteger(salary) || (salary as number) < 0)) {
     throw new HttpError(400, 'VALIDATION_ERROR', 'salary must be a whole number of minor units');
   }
+  // The department named is the organization's, checked in the insert's own statement, as the service does.
   const { rows } = await pool.query({
     name: 'employee_insert',
     text: `with employee as (
-             insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", department,
+             insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", "departmentId",
                                      "startDate", salary, currency, status, "updatedAt")
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', now()) returning ${EMPLOYEE_COLUMNS}
+             select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', now()
+             where $7::text is null or exists (select 1 from "Department" where id = $7 and "organizationId" = $2)
+             returning ${EMPLOYEE_COLUMNS}
            ), event as (
              insert into "Event" (id, "organizationId", type, data)
              select $11, $2, 'employee.created', jsonb_build_object('object', to_jsonb(employee)) from employee
@@ -269,14 +282,49 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
       requiredText(body, 'lastName'),
       email,
       optionalText(body, 'jobTitle'),
-      optionalText(body, 'department'),
+      optionalText(body, 'departmentId'),
       optionalText(body, 'startDate'),
       salary,
       currencyOf(body, salary !== null),
       `evt_${ulid().toLowerCase()}`,
     ],
   });
+  if (!rows[0]) throw new HttpError(400, 'VALIDATION_ERROR', 'departmentId: no department with this id');
   return rows[0] as object;
+}
+
+/** A department: its code upper-cased and unique in the organization (409 from the unique index). */
+async function createDepartment(organizationId: string, body: Record<string, unknown>) {
+  const code = requiredText(body, 'code').toUpperCase();
+  if (code.length > 20 || !/^[A-Z0-9][A-Z0-9._-]*$/.test(code)) {
+    throw new HttpError(400, 'VALIDATION_ERROR', 'code must be letters, digits, -, _ or .');
+  }
+  try {
+    const { rows } = await pool.query({
+      name: 'department_insert',
+      text: `with department as (
+               insert into "Department" (id, "organizationId", name, code, "managerId", "parentId", "updatedAt")
+               values ($1, $2, $3, $4, null, null, now()) returning ${DEPARTMENT_COLUMNS}
+             ), event as (
+               insert into "Event" (id, "organizationId", type, data)
+               select $5, $2, 'department.created', jsonb_build_object('object', to_jsonb(department)) from department
+             )
+             select * from department`,
+      values: [
+        `dep_${ulid().toLowerCase()}`,
+        organizationId,
+        requiredText(body, 'name'),
+        code,
+        `evt_${ulid().toLowerCase()}`,
+      ],
+    });
+    return rows[0] as object;
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') {
+      throw new HttpError(409, 'CONFLICT', 'A department with this code already exists in the organization');
+    }
+    throw error;
+  }
 }
 
 const METHODS = new Set(['card', 'bank_transfer', 'cash', 'other']);
@@ -320,5 +368,6 @@ export const CREATES: Record<string, CreateRoute> = {
   '/v1/crm/contacts': { scope: 'crm:write', create: createContact },
   '/v1/crm/deals': { scope: 'crm:write', create: createDeal },
   '/v1/hr/employees': { scope: 'hr:write', create: createEmployee },
+  '/v1/hr/departments': { scope: 'hr:write', create: createDepartment },
   '/v1/finance/payments': { scope: 'finance:write', create: createPayment },
 };

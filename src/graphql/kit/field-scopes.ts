@@ -45,10 +45,12 @@ export function guardScopedFields(schema: GraphQLSchema): GraphQLSchema {
 export interface HiddenFields {
   fields: { key: string; scope: Scope }[];
   below: Map<string, HiddenFields>;
+  /** Every scope needed here and below: a caller holding them all sees the answer whole. */
+  scopes: Set<Scope>;
 }
 
 function hiddenIn(schema: GraphQLSchema, type: GraphQLObjectType, selections: SelectionSetNode): HiddenFields | null {
-  const hidden: HiddenFields = { fields: [], below: new Map() };
+  const hidden: HiddenFields = { fields: [], below: new Map(), scopes: new Set() };
   const fields = type.getFields();
   for (const selection of selections.selections) {
     if (selection.kind === Kind.INLINE_FRAGMENT) {
@@ -61,11 +63,17 @@ function hiddenIn(schema: GraphQLSchema, type: GraphQLObjectType, selections: Se
     if (!field) continue;
     const key = selection.alias?.value ?? selection.name.value;
     const scope = readScopeOf(field.extensions);
-    if (scope) hidden.fields.push({ key, scope });
+    if (scope) {
+      hidden.fields.push({ key, scope });
+      hidden.scopes.add(scope);
+    }
     const named = getNamedType(field.type);
     if (selection.selectionSet && isObjectType(named)) {
       const inner = hiddenIn(schema, named, selection.selectionSet);
-      if (inner) hidden.below.set(key, inner);
+      if (inner) {
+        hidden.below.set(key, inner);
+        for (const needed of inner.scopes) hidden.scopes.add(needed);
+      }
     }
   }
   return hidden.fields.length || hidden.below.size ? hidden : null;
@@ -74,6 +82,7 @@ function hiddenIn(schema: GraphQLSchema, type: GraphQLObjectType, selections: Se
 function merge(into: HiddenFields, from: HiddenFields) {
   into.fields.push(...from.fields);
   for (const [key, inner] of from.below) into.below.set(key, inner);
+  for (const scope of from.scopes) into.scopes.add(scope);
 }
 
 /**
@@ -87,14 +96,20 @@ export function hiddenFieldsOf(schema: GraphQLSchema, operation: OperationDefini
 
 /** Removes, in place, the keys of the answer `value` that `scopes` may not see. */
 export function removeHidden(value: unknown, hidden: HiddenFields, scopes: ReadonlySet<string>): void {
+  for (const scope of hidden.scopes) {
+    if (!hasScope(scopes, scope)) return strip(value, hidden, scopes);
+  }
+}
+
+function strip(value: unknown, hidden: HiddenFields, scopes: ReadonlySet<string>): void {
   if (Array.isArray(value)) {
-    for (const item of value) removeHidden(item, hidden, scopes);
+    for (const item of value) strip(item, hidden, scopes);
     return;
   }
   if (!value || typeof value !== 'object') return;
   const object = value as Record<string, unknown>;
   for (const { key, scope } of hidden.fields) if (!hasScope(scopes, scope)) delete object[key];
-  for (const [key, inner] of hidden.below) removeHidden(object[key], inner, scopes);
+  for (const [key, inner] of hidden.below) strip(object[key], inner, scopes);
 }
 
 /** A copy of a public object (or its previousAttributes) without the fields `scopes` may not see. */

@@ -244,6 +244,14 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     );
     return via('GET', `/exports/${id}/download`, { key: admin });
   },
+  // One leave policy per type and first year: another policy moved onto a taken pair.
+  updateLeavePolicy: async () => {
+    const taken = await create('/hr/leave-policies', '/hr/leave-policies');
+    const other = await create('/hr/leave-policies', '/hr/leave-policies');
+    const body = { type: taken.type, fromYear: taken.fromYear };
+    expect(other.id).not.toBe(taken.id);
+    return via('PUT', `/hr/leave-policies/${other.id}`, { key: admin, body });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   updateUser: async () => {
     const { key, adminId } = await loneAdmin();
@@ -409,10 +417,10 @@ function otherRequest(
   return { path: path.slice(0, at) + unknownLike(last) + path.slice(at + last.length), body };
 }
 
-/** A query parameter the document types as an integer, given a word. */
+/** A query parameter the document types as an integer or a date, given a word. */
 function invalidQuery(operation: DocumentedOperation): string | undefined {
   const parameter = (operation.spec.parameters ?? []).find(
-    (p: any) => p.in === 'query' && p.schema?.type === 'integer',
+    (p: any) => p.in === 'query' && (p.schema?.type === 'integer' || p.schema?.format === 'date'),
   );
   return parameter && `?${parameter.name}=many`;
 }

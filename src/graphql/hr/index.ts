@@ -1,7 +1,18 @@
 // The HR area: one line per resource.
 import { attendance } from './attendance/index.js';
 import { employees } from './employee/index.js';
+import { holidays } from './holiday/index.js';
+import { leaveBalanceModule } from './leave-balance/index.js';
+import { leavePolicies } from './leave-policy/index.js';
 import { leaveRequests } from './leave-request/index.js';
 import { payrollRuns } from './payroll-run/index.js';
 
-export const hr = [employees.module, attendance.module, leaveRequests.module, payrollRuns.module] as const;
+export const hr = [
+  employees.module,
+  attendance.module,
+  leaveRequests.module,
+  payrollRuns.module,
+  holidays.module,
+  leavePolicies.module,
+  leaveBalanceModule,
+] as const;

@@ -4,15 +4,27 @@ import { Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import { text } from '../../kit/values.js';
 
-/** The IANA names Intl knows, by their lower-case spelling (a name is accepted in any case, stored as IANA writes it). */
-const TIME_ZONES = new Map(['UTC', ...Intl.supportedValuesOf('timeZone')].map((name) => [name.toLowerCase(), name]));
+/**
+ * Whether Intl knows the zone: any IANA name or link, in any case (Asia/Kolkata
+ * as well as Asia/Calcutta; Intl.supportedValuesOf lists only CLDR's canonical
+ * names, which leave out many that people use). Offsets (+01:00) are not zones.
+ */
+function knownToIntl(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
+/** An IANA time zone name; the service stores it as the database spells it (service.ts). */
 export const timeZone = z
   .string('must be an IANA time zone name, e.g. Europe/Paris')
   .trim()
-  .refine((name) => TIME_ZONES.has(name.toLowerCase()), 'must be an IANA time zone name, e.g. Europe/Paris')
-  .transform((name) => TIME_ZONES.get(name.toLowerCase())!)
-  .meta({ examples: ['Europe/Paris'] });
+  .max(100, 'must be an IANA time zone name, e.g. Europe/Paris')
+  .refine(knownToIntl, 'must be an IANA time zone name, e.g. Europe/Paris');
 
 export const workingDays = z
   .array(

@@ -79,7 +79,7 @@ export class OrganizationService {
    */
   async update(principal: Principal, input: unknown, fixed?: FixedFields): Promise<Organization> {
     const patch = parseInput(updateOrganizationSchema, input);
-    if (patch.timeZone !== undefined) await this.requireKnownTimeZone(patch.timeZone);
+    if (patch.timeZone !== undefined) patch.timeZone = await this.spelledTimeZone(patch.timeZone);
     return this.db.prisma.$transaction(async (tx) => {
       const [before] = await tx.$queryRaw<Organization[]>`
         select id, name, "timeZone", "workingDays" from "Organization" where id = ${principal.organizationId} for update`;
@@ -97,11 +97,16 @@ export class OrganizationService {
     });
   }
 
-  /** PostgreSQL computes the organization's days in its time zone: a name it lacks is refused before it is stored. */
-  private async requireKnownTimeZone(name: string): Promise<void> {
-    const [known] = await this.db.prisma.$queryRaw<{ known: boolean }[]>`
-      select exists (select 1 from pg_timezone_names where name = ${name}) as known`;
-    if (!known?.known) throw invalidField('timeZone', `${name} is not a time zone this database knows`);
+  /**
+   * The zone as PostgreSQL names it (IANA's spelling: `america/new_york` is
+   * America/New_York): it computes the organization's days, so a name it lacks
+   * is refused here rather than stored.
+   */
+  private async spelledTimeZone(name: string): Promise<string> {
+    const [known] = await this.db.prisma.$queryRaw<{ name: string }[]>`
+      select name from pg_timezone_names where lower(name) = lower(${name}) order by name = ${name} desc limit 1`;
+    if (!known) throw invalidField('timeZone', `${name} is not a time zone this database knows`);
+    return known.name;
   }
 }
 

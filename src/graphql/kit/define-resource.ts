@@ -37,7 +37,13 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     conflicts: {
       create: [taken, resource.conflicts?.create].filter(Boolean).join('; ') || undefined,
       update: [taken, locked, closed, resource.conflicts?.update].filter(Boolean).join('; ') || undefined,
-      delete: resource.conflicts?.delete,
+      delete:
+        [
+          lifecycle?.deletableIn && `The ${noun[0]} is not ${lifecycle.deletableIn.join(' or ')}`,
+          resource.conflicts?.delete,
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined,
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
@@ -49,7 +55,9 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
         summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
-        description: `${action.description} Emits \`${action.event.type}\`.`,
+        description: `${action.description} Emits \`${action.event.type}\`${
+          action.otherwise ? ` (or \`${action.otherwise.event.type}\`)` : ''
+        }.`,
         mutation: `${name}${type.name}`,
         operationId: `${name}${upperFirst(resource.names.one)}`,
         bodyName: `${type.name}${upperFirst(name)}`,

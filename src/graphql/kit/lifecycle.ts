@@ -37,6 +37,11 @@ export interface Action<T, I = Record<string, unknown>> {
   changes?: readonly string[];
   /** The event it raises, with the previous values of what it changed: every action raises one. */
   event: EventDeclaration;
+  /**
+   * The event raised instead of `event` when `applies` to what the action
+   * changes (terminate with a future endDate: the notice, not yet the end).
+   */
+  otherwise?: { event: EventDeclaration; applies(changes: Record<string, unknown>): boolean };
   /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
@@ -66,6 +71,12 @@ export interface Lifecycle<T> {
    * default (docs/decisions.md, "Closed records").
    */
   editableIn: readonly [string, ...string[]];
+  /**
+   * With `operations.delete`: the states a DELETE may remove the record in (an
+   * open attendance record, a draft payroll run); in any other it is 409 naming
+   * the state. Default: any state.
+   */
+  deletableIn?: readonly [string, ...string[]];
   /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions?: Record<string, Action<T, any>>;
@@ -114,6 +125,16 @@ export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> 
   throw new DomainError(
     'CONFLICT',
     `${typeName} is ${String(state)}; it can be edited only while ${lifecycle.editableIn.join(' or ')}`,
+    lifecycle.field,
+  );
+}
+
+/** 409 unless a DELETE may remove the record in its state. */
+export function requireDeletable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {
+  if (!lifecycle?.deletableIn || lifecycle.deletableIn.includes(state as string)) return;
+  throw new DomainError(
+    'CONFLICT',
+    `${typeName} is ${String(state)}; it can be deleted only while ${lifecycle.deletableIn.join(' or ')}`,
     lifecycle.field,
   );
 }

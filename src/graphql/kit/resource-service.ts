@@ -11,7 +11,7 @@ import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
 import { createValues, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
-import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
+import { requireActionFrom, requireDeletable, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
@@ -233,9 +233,8 @@ export class ResourceService<T extends { id: string }> {
         requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
         const sets = await action.sets?.(data as never, before, ruleContextOf(client, organizationId, actor));
         const changes = { [lifecycle.field]: action.to, ...sets };
-        const events = [
-          { type: action.event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) },
-        ];
+        const event = action.otherwise?.applies(changes) ? action.otherwise.event : action.event;
+        const events = [{ type: event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
         return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
       });
     } catch (error) {
@@ -247,15 +246,21 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     requireWellFormedId(resource.idPrefix, this.label, id);
     const events = resource.events?.deleted ? [{ type: resource.events.deleted.type }] : [];
+    const target = { organizationId: principal.organizationId, id, events, actor: actorOf(principal) };
+    const lifecycle = resource.lifecycle;
     try {
-      const record = await deleteRecord(this.db.pool, resource, {
-        organizationId: principal.organizationId,
-        id,
-        events,
-        actor: actorOf(principal),
+      if (!lifecycle?.deletableIn) {
+        if (!(await deleteRecord(this.db.pool, resource, target))) throw notFound(this.label);
+        return true;
+      }
+      // Only in some states: read the state with the row locked, then delete.
+      return await inTransaction(this.db.pool, async (client) => {
+        const before = await selectRecord(client, resource, target.organizationId, id, true);
+        if (!before) throw notFound(this.label);
+        requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
+        await deleteRecord(client, resource, target);
+        return true;
       });
-      if (!record) throw notFound(this.label);
-      return true;
     } catch (error) {
       throw this.refusal(error) ?? error;
     }

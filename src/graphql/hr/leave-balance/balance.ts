@@ -134,9 +134,16 @@ export interface Balance {
   allowNegative: boolean;
 }
 
+const MAX_YEARS_WALKED = 100;
+
 /** What carries into `year`: each earlier year's leftover, walked from the first year. */
 export function carriedInto(input: BalanceInput, year: number): number {
-  const start = Math.max(input.firstYear, Math.min(...input.policies.map((policy) => policy.fromYear ?? -Infinity)));
+  const start = Math.max(
+    input.firstYear,
+    Math.min(...input.policies.map((policy) => policy.fromYear ?? -Infinity)),
+    // A century back is as good as forever (at most carryOverDays carry), and bounds the walk.
+    year - MAX_YEARS_WALKED,
+  );
   let carried = 0;
   for (let y = start; y < year; y++) {
     const policy = policyFor(input.policies, y);

@@ -194,7 +194,7 @@ describe("a leave request's working days", () => {
 
   it("the migration gives existing requests their days from the organization's working week", async () => {
     const migrations = path.resolve(import.meta.dirname, '../prisma/migrations');
-    const sql = readFileSync(path.join(migrations, '20261128090000_time_off/migration.sql'), 'utf8');
+    const sql = readFileSync(path.join(migrations, '20261127231000_time_off/migration.sql'), 'utf8');
     const backfill = /UPDATE "LeaveRequest" l SET "days"[^;]+;/.exec(sql)?.[0];
     expect(backfill).toBeDefined();
     const sundays = await office('Backfill');

@@ -66,6 +66,12 @@ export interface Lifecycle<T> {
    * default (docs/decisions.md, "Closed records").
    */
   editableIn: readonly [string, ...string[]];
+  /**
+   * With DELETE served (`operations.delete`): the states a DELETE may remove the
+   * record in; in any other it is 409 naming the state (a processed payroll run
+   * was paid). Default: every state.
+   */
+  deletableIn?: readonly [string, ...string[]];
   /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   actions?: Record<string, Action<T, any>>;
@@ -83,6 +89,8 @@ export function completeLifecycle<T>(type: PublicType<T>, declared: LifecycleDec
         `(@Public.of(oneOf(STATES))): the lifecycle reads its states from it`,
     );
   }
+  const unknown = (declared.deletableIn ?? []).filter((state) => !states.includes(state));
+  if (unknown.length) throw new Error(`${type.name}'s lifecycle: deletableIn names no state ${unknown.join(', ')}`);
   return { ...declared, states };
 }
 
@@ -114,6 +122,20 @@ export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> 
   throw new DomainError(
     'CONFLICT',
     `${typeName} is ${String(state)}; it can be edited only while ${lifecycle.editableIn.join(' or ')}`,
+    lifecycle.field,
+  );
+}
+
+/** Whether some state of the lifecycle refuses a DELETE. */
+export const hasUndeletableStates = (lifecycle: Lifecycle<unknown>) =>
+  lifecycle.deletableIn !== undefined && lifecycle.states.some((state) => !lifecycle.deletableIn!.includes(state));
+
+/** 409 unless a DELETE may remove the record in its state. */
+export function requireDeletable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {
+  if (!lifecycle?.deletableIn || lifecycle.deletableIn.includes(state as string)) return;
+  throw new DomainError(
+    'CONFLICT',
+    `${typeName} is ${String(state)}; it can be deleted only while ${lifecycle.deletableIn.join(' or ')}`,
     lifecycle.field,
   );
 }

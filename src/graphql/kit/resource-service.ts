@@ -9,9 +9,9 @@ import { DomainError, notFound, invalidField } from '../../errors.js';
 import { isWellFormedIdWith, newIdWith } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
-import { createValues, updateValues } from './inputs.js';
+import { createValues, storedColumns, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
-import { requireActionFrom, requireEditable, type RuleContext } from './lifecycle.js';
+import { requireActionFrom, requireDeletable, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
@@ -134,7 +134,7 @@ export class ResourceService<T extends { id: string }> {
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
       const record = await insertRecord(db, resource, {
         organizationId,
-        values: columns,
+        values: storedColumns(declared.fields, columns),
         events: after ? [] : events,
         actor,
         onlyIf: this.referenceConditions(columns, organizationId),
@@ -146,10 +146,11 @@ export class ResourceService<T extends { id: string }> {
       if (!rules && !after) return await write(this.db.pool, values);
       return await inTransaction(this.db.pool, async (client) => {
         const context = ruleContextOf(client, organizationId, actor);
-        const record = await write(client, { ...values, ...(await rules?.(values, context)) });
+        const columns = { ...values, ...(await rules?.(values, context)) };
+        const record = await write(client, columns);
         if (!after) return record;
         // The events come after what afterCreate wrote: their object (and the answer) include it.
-        const changes = (await after(record, context)) ?? {};
+        const changes = (await after(record, context, columns)) ?? {};
         return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events, actor }))!;
       });
     } catch (error) {
@@ -210,7 +211,8 @@ export class ResourceService<T extends { id: string }> {
           type: event.type,
           ...(withPrevious && { previousAttributes: previous }),
         }));
-        return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
+        const columns = storedColumns(declared.fields, changes);
+        return (await updateRecord(client, resource, { organizationId, id, changes: columns, events, actor }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -247,13 +249,21 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     requireWellFormedId(resource.idPrefix, this.label, id);
     const events = resource.events?.deleted ? [{ type: resource.events.deleted.type }] : [];
+    const { organizationId } = principal;
+    const target = { organizationId, id, events, actor: actorOf(principal) };
+    const lifecycle = resource.lifecycle;
     try {
-      const record = await deleteRecord(this.db.pool, resource, {
-        organizationId: principal.organizationId,
-        id,
-        events,
-        actor: actorOf(principal),
-      });
+      if (lifecycle?.deletableIn) {
+        // The state decides: read it locked, so an action cannot move it between the check and the delete.
+        return await inTransaction(this.db.pool, async (client) => {
+          const before = await selectRecord(client, resource, organizationId, id, true);
+          if (!before) throw notFound(this.label);
+          requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
+          await deleteRecord(client, resource, target);
+          return true;
+        });
+      }
+      const record = await deleteRecord(this.db.pool, resource, target);
       if (!record) throw notFound(this.label);
       return true;
     } catch (error) {

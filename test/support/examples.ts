@@ -117,3 +117,9 @@ export function stepsToLocked(resource: Resource): Step[] | undefined {
   const editable: readonly string[] = resource.lifecycle?.editableIn ?? [];
   return resource.lifecycle && stepsTo(resource, (state) => !editable.includes(state));
 }
+
+/** The way to a state a DELETE cannot remove the record in (its 409), if its lifecycle says deletableIn. */
+export function stepsToUndeletable(resource: Resource): Step[] | undefined {
+  const deletable = resource.lifecycle?.deletableIn;
+  return deletable && stepsTo(resource, (state) => !deletable.includes(state));
+}

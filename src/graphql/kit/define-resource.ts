@@ -21,7 +21,9 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     lifecycle && hasLockedStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
   const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
   const kept =
-    lifecycle && hasUndeletableStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.deletableIn!.join(' or ')}`;
+    lifecycle &&
+    hasUndeletableStates(lifecycle) &&
+    `The ${noun[0]} is no longer ${lifecycle.deletableIn!.join(' or ')}`;
   const examples = documentExamples(resource as unknown as Resource);
   const rows = resourceRoutes({
     path: fullPath,

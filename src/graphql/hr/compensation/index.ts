@@ -64,12 +64,13 @@ export const compensations = defineResource({
     update: 'The employee already has a compensation effective from that day',
   },
   descriptions: {
-    list: 'Oldest first (createdAt, then id) unless `sort` names a field; `GET /hr/employees/:id/compensation` answers one employee\'s history by effectiveFrom.',
+    list: "Oldest first (createdAt, then id) unless `sort` names a field; `GET /hr/employees/:id/compensation` answers one employee's history by effectiveFrom.",
     create:
       'Records a salary effective from `effectiveFrom` until the next record of the employee. The employee shows ' +
       "the record in effect today in the organization's time zone (or, before any is, the first to come); " +
       'payroll runs prorate across a change inside their period. Emits `compensation.created`.',
-    update: 'Corrects a record (salary, currency, effectiveFrom); draft payroll runs see it once recalculated, processed ones keep what they paid. Emits `compensation.updated`.',
+    update:
+      'Corrects a record (salary, currency, effectiveFrom); draft payroll runs see it once recalculated, processed ones keep what they paid. Emits `compensation.updated`.',
     delete: 'Deletes a mistaken record: the one before it stays in effect in its place. Emits `compensation.deleted`.',
   },
   rules: {

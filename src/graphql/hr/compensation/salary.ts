@@ -90,13 +90,20 @@ export async function moveHireCompensation(
     [employeeId, rules.organizationId],
   );
   if (!first || first.effectiveFrom !== from) return;
-  if (to !== null && second?.effectiveFrom !== undefined && second.effectiveFrom !== null && second.effectiveFrom <= to) {
+  if (
+    to !== null &&
+    second?.effectiveFrom !== undefined &&
+    second.effectiveFrom !== null &&
+    second.effectiveFrom <= to
+  ) {
     return;
   }
   const resource = compensations();
   await updateRecordFromRule(rules, resource, {
     id: first.id,
     changes: { effectiveFrom: to },
-    events: [{ type: resource.events!.updated!.type, previousAttributes: previousAttributes(first, ['effectiveFrom']) }],
+    events: [
+      { type: resource.events!.updated!.type, previousAttributes: previousAttributes(first, ['effectiveFrom']) },
+    ],
   });
 }

@@ -61,7 +61,7 @@ export const payComponents = defineResource({
   },
   descriptions: {
     create:
-      'An earning or a deduction on the employee\'s payslips from `from` to `to`: either `amount`, a fixed ' +
+      "An earning or a deduction on the employee's payslips from `from` to `to`: either `amount`, a fixed " +
       'amount per month (prorated like the salary by the days it applies in a month, inside the employment), or ' +
       '`percentage`, of the gross for a deduction and of the salary paid for an earning. Draft runs see it once ' +
       'recalculated; processed runs keep what they paid. Emits `pay_component.created`.',
@@ -77,7 +77,8 @@ export const payComponents = defineResource({
       if ((amount ?? null) !== null && (percentage ?? null) !== null) {
         throw invalidField('percentage', 'give an amount or a percentage, not both (null clears the other)');
       }
-      if (typeof from === 'string' && typeof to === 'string' && to < from) throw invalidField('to', 'must not be before from');
+      if (typeof from === 'string' && typeof to === 'string' && to < from)
+        throw invalidField('to', 'must not be before from');
       if (typeof code === 'string' && RUN_CODES.includes(code)) {
         throw invalidField('code', `${RUN_CODES.join(' and ')} are the run's own lines`);
       }

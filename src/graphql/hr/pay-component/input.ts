@@ -34,7 +34,8 @@ export const payComponentInput = defineInput('PayComponent', {
     description: 'A fixed amount per month, integer minor units of the currency of the pay. Either this or percentage.',
   }),
   percentage: optional(percentage, {
-    description: 'Percent of gross, e.g. 5 or 2.5 (at most 2 decimals, more than 0, at most 100). Either this or amount.',
+    description:
+      'Percent of gross, e.g. 5 or 2.5 (at most 2 decimals, more than 0, at most 100). Either this or amount.',
   }),
   from: required(calendarDate, { description: 'The first day it applies, YYYY-MM-DD.' }),
   to: optional(calendarDate, { description: 'The last day it applies, YYYY-MM-DD; not before from. None: open.' }),

@@ -126,6 +126,6 @@ export const payrollRuns = defineResource({
       const day = (month: number, date: number) => new Date(Date.UTC(2040, month, date)).toISOString().slice(0, 10);
       return { periodStart: day(n - 1, 1), periodEnd: day(n, 0), payDate: day(n, 1) };
     },
-    update: { payDate: '2100-01-01' },
+    update: { payDate: '2999-12-31' },
   },
 });

@@ -36,7 +36,12 @@ const safe = (amount: bigint) => amount <= SAFE && amount >= -SAFE;
 
 /** The payslip's amounts as JSON numbers, or a 400 when one is past what a JSON number carries exactly. */
 function publicPayslip(payslip: Payslip) {
-  const amounts = [payslip.grossAmount, payslip.deductionsAmount, payslip.netAmount, ...payslip.lines.map((l) => l.amount)];
+  const amounts = [
+    payslip.grossAmount,
+    payslip.deductionsAmount,
+    payslip.netAmount,
+    ...payslip.lines.map((l) => l.amount),
+  ];
   if (!amounts.every(safe)) {
     throw invalidField('periodEnd', `an amount over this period would exceed ${Number.MAX_SAFE_INTEGER}`);
   }
@@ -64,43 +69,45 @@ export async function computeItems(run: Period, rules: RuleContext) {
     [organizationId, periodStart],
   );
   const ids = employees.map((employee) => employee.id);
-  const [employments, compensation, leave, components] = ids.length
-    ? await Promise.all([
-        rules.query<EmploymentPeriod & { employeeId: string }>(
-          `select "employeeId", ${day('"startDate"')}, ${day('"endDate"')} from "Employment"
-           where "organizationId" = $1 and "employeeId" = any($2) order by "employeeId", seq`,
-          [organizationId, ids],
-        ),
-        rules.query<{ employeeId: string; salary: string; currency: string; effectiveFrom: string | null }>(
-          `select "employeeId", salary::text as salary, currency, ${day('"effectiveFrom"')} from "Compensation"
-           where "organizationId" = $1 and "employeeId" = any($2) and coalesce("effectiveFrom" <= $3::date, true)`,
-          [organizationId, ids, periodEnd],
-        ),
-        rules.query<LeaveSpan & { employeeId: string }>(
-          `select "employeeId", ${day('"from"')}, ${day('"to"')} from "LeaveRequest"
-           where "organizationId" = $1 and "employeeId" = any($2) and type = 'unpaid' and status = 'approved'
-             and "from" <= $4::date and "to" >= $3::date`,
-          [organizationId, ids, periodStart, periodEnd],
-        ),
-        rules.query<{
-          employeeId: string;
-          kind: PayComponentRule['kind'];
-          code: string;
-          description: string;
-          amount: string | null;
-          basisPoints: string | null;
-          from: string;
-          to: string | null;
-        }>(
-          `select "employeeId", kind, code, description, amount::text as amount,
-             (percentage * 100)::bigint::text as "basisPoints", ${day('"from"')}, ${day('"to"')}
-           from "PayComponent" where "organizationId" = $1 and "employeeId" = any($2)
-             and "from" <= $4::date and coalesce("to" >= $3::date, true)
-           order by "createdAt", id`,
-          [organizationId, ids, periodStart, periodEnd],
-        ),
-      ])
-    : [[], [], [], []];
+  if (!ids.length) return { skippedEmployeeIds: [], skipped: '[]' };
+  const employments = await rules.query<EmploymentPeriod & { employeeId: string }>(
+    `select "employeeId", ${day('"startDate"')}, ${day('"endDate"')} from "Employment"
+       where "organizationId" = $1 and "employeeId" = any($2) order by "employeeId", seq`,
+    [organizationId, ids],
+  );
+  const compensation = await rules.query<{
+    employeeId: string;
+    salary: string;
+    currency: string;
+    effectiveFrom: string | null;
+  }>(
+    `select "employeeId", salary::text as salary, currency, ${day('"effectiveFrom"')} from "Compensation"
+       where "organizationId" = $1 and "employeeId" = any($2) and coalesce("effectiveFrom" <= $3::date, true)`,
+    [organizationId, ids, periodEnd],
+  );
+  const leave = await rules.query<LeaveSpan & { employeeId: string }>(
+    `select "employeeId", ${day('"from"')}, ${day('"to"')} from "LeaveRequest"
+       where "organizationId" = $1 and "employeeId" = any($2) and type = 'unpaid' and status = 'approved'
+         and "from" <= $4::date and "to" >= $3::date`,
+    [organizationId, ids, periodStart, periodEnd],
+  );
+  const components = await rules.query<{
+    employeeId: string;
+    kind: PayComponentRule['kind'];
+    code: string;
+    description: string;
+    amount: string | null;
+    basisPoints: string | null;
+    from: string;
+    to: string | null;
+  }>(
+    `select "employeeId", kind, code, description, amount::text as amount,
+         (percentage * 100)::bigint::text as "basisPoints", ${day('"from"')}, ${day('"to"')}
+       from "PayComponent" where "organizationId" = $1 and "employeeId" = any($2)
+         and "from" <= $4::date and coalesce("to" >= $3::date, true)
+       order by "createdAt", id`,
+    [organizationId, ids, periodStart, periodEnd],
+  );
   const [periodsOf, compensationOf, leaveOf, componentsOf] = [
     byEmployee(employments),
     byEmployee(compensation),
@@ -114,17 +121,17 @@ export async function computeItems(run: Period, rules: RuleContext) {
       periodStart,
       periodEnd,
       employments: periodsOf.get(employeeId) ?? [],
-      compensation: (compensationOf.get(employeeId) ?? []).map(
-        (record): CompensationRecord => ({ ...record, salary: BigInt(record.salary) }),
-      ),
+      compensation: (compensationOf.get(employeeId) ?? []).map((record): CompensationRecord => ({
+        currency: record.currency,
+        effectiveFrom: record.effectiveFrom,
+        salary: BigInt(record.salary),
+      })),
       unpaidLeave: leaveOf.get(employeeId) ?? [],
-      components: (componentsOf.get(employeeId) ?? []).map(
-        (component): PayComponentRule => ({
-          ...component,
-          amount: component.amount === null ? null : BigInt(component.amount),
-          basisPoints: component.basisPoints === null ? null : BigInt(component.basisPoints),
-        }),
-      ),
+      components: (componentsOf.get(employeeId) ?? []).map((component): PayComponentRule => ({
+        ...component,
+        amount: component.amount === null ? null : BigInt(component.amount),
+        basisPoints: component.basisPoints === null ? null : BigInt(component.basisPoints),
+      })),
     });
     if (outcome && 'payslip' in outcome) paid.push({ employeeId, payslip: outcome.payslip });
     else if (outcome) skipped.push({ employeeId, reason: outcome.skipped });

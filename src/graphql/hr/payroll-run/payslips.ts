@@ -7,7 +7,7 @@ import type { Principal } from '../../../auth/principal.js';
 import { DomainError, notFound } from '../../../errors.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
-import { oneOf, Public, responseSchemaOf, selectionOf, toPublic } from '../../kit/fields.js';
+import { oneOf, Public, responseSchemaOf, selectionOf } from '../../kit/fields.js';
 import { defineModule, type ServiceDependencies } from '../../kit/module.js';
 import { requireWellFormedId } from '../../kit/records.js';
 import { AREAS } from '../../kit/resource.js';
@@ -50,7 +50,8 @@ export class PayslipService {
     if (!row) throw notFound('PayrollRun');
     if (!row.item) throw new DomainError('NOT_FOUND', 'The employee has no payslip in this payroll run');
     const { item, ...run } = row;
-    return toPublic(Payslip, { ...item, ...run });
+    // Both parts are in their public shape already (formatted by PostgreSQL).
+    return { ...item, ...run } as Payslip;
   }
 }
 

@@ -381,7 +381,8 @@ async function concretePath(template: string): Promise<{ path: string; ids: stri
   const ids: string[] = [];
   for (const segment of template.split('/').slice(1)) {
     if (/^\{\w+\}$/.test(segment)) {
-      const id = PARAMETERS[prefix] ? await PARAMETERS[prefix](path) : await recordIn(path, prefix);
+      const parameter = PARAMETERS[prefix];
+      const id = parameter ? await parameter(path) : await recordIn(path, prefix);
       ids.push(id);
       path += `/${id}`;
     } else {

@@ -51,7 +51,7 @@ export class PayslipService {
     if (!row.item) throw new DomainError('NOT_FOUND', 'The employee has no payslip in this payroll run');
     const { item, ...run } = row;
     // Both parts are in their public shape already (formatted by PostgreSQL).
-    return { ...item, ...run } as Payslip;
+    return { ...item, ...run } as unknown as Payslip;
   }
 }
 

@@ -150,9 +150,10 @@ describe('clock-in: POST /v1/hr/attendance', () => {
     expectError(await clockIn({}), 400, 'VALIDATION_ERROR', 'employeeId');
   });
 
-  it('refuses a clockIn that is not an ISO 8601 UTC timestamp, and a clockOut (read-only at creation, issue 23)', async () => {
+  it('refuses a clockIn that is not an ISO 8601 timestamp, and a clockOut (read-only at creation, issue 23)', async () => {
     const employee = await createEmployee();
-    for (const value of ['2026-03-02', 'yesterday', '2026-03-02T08:30:00+02:00', 5]) {
+    // An offset is accepted since issue 25 (stored in UTC); a date, a word or a number is not a timestamp.
+    for (const value of ['2026-03-02', 'yesterday', '2026-03-02T08:30:00', 5]) {
       expectError(await clockIn({ employeeId: employee.id, clockIn: value }), 400, 'VALIDATION_ERROR', 'clockIn');
     }
     const early = await clockIn({ employeeId: employee.id, clockOut: '2026-03-02T08:30:00Z' });

@@ -234,9 +234,10 @@ describe('every change of a declared resource raises its event, made by the API 
       email: 'grace@navy.test',
     });
     await send('PUT', `/hr/employees/${employee.id}`, { jobTitle: 'Rear admiral' });
-    const record = await send('POST', '/hr/attendance', { employeeId: employee.id });
-    await send('POST', `/hr/attendance/${record.id}/clock-out`, { clockOut: '2099-01-01T17:00:00.000Z' });
-    await send('PUT', `/hr/attendance/${record.id}`, { clockIn: '2026-01-05T08:00:00.000Z' });
+    // A shift of 2026-01-05 (a clock-out is at most 5 minutes ahead and 24 hours after the clock-in, issue 25).
+    const record = await send('POST', '/hr/attendance', { employeeId: employee.id, clockIn: '2026-01-05T08:00:00Z' });
+    await send('POST', `/hr/attendance/${record.id}/clock-out`, { clockOut: '2026-01-05T17:00:00.000Z' });
+    await send('PUT', `/hr/attendance/${record.id}`, { clockIn: '2026-01-05T07:30:00.000Z' });
     const leave = { employeeId: employee.id, type: 'vacation', from: '2026-07-01', to: '2026-07-03' };
     const approved = await send('POST', '/hr/leave-requests', leave);
     await send('PUT', `/hr/leave-requests/${approved.id}`, { reason: 'Trip' });
@@ -247,12 +248,15 @@ describe('every change of a declared resource raises its event, made by the API 
     const run = await send('POST', '/hr/payroll-runs', { periodStart: '2026-01-01', periodEnd: '2026-01-31' });
     await send('PUT', `/hr/payroll-runs/${run.id}`, { payDate: '2026-02-05' });
     await send('POST', `/hr/payroll-runs/${run.id}/process`);
-    await send('POST', `/hr/employees/${employee.id}/terminate`, { endDate: '2026-12-31' });
+    // A notice first (an end date after today, 2026-11-27 or later), then an end that has passed (issue 25).
+    await send('POST', `/hr/employees/${employee.id}/terminate`, { endDate: '2099-12-31' });
+    await send('POST', `/hr/employees/${employee.id}/terminate`, { endDate: '2026-11-01' });
     await send('POST', `/hr/employees/${employee.id}/reinstate`);
 
     await expectHistory(employee.id, [
       'employee.created',
       'employee.updated',
+      'employee.notice_given',
       'employee.terminated',
       'employee.reinstated',
     ]);

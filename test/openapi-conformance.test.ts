@@ -174,7 +174,8 @@ function declaredOf(template: string): { resource: Resource; action?: string } |
  * The requests that make a declared resource's 409s: a create or a PUT giving
  * a unique field another record's value; an action on a record its actions
  * took to a state the action cannot start from; a PUT of the update example
- * on a record taken to a state that refuses edits.
+ * on a record taken to a state that refuses edits; a DELETE of a record taken
+ * to a state it may not be deleted in.
  */
 function declaredConflicts(operation: DocumentedOperation): (() => Promise<ProxiedResponse>)[] {
   const found = declaredOf(operation.template);
@@ -202,12 +203,12 @@ function declaredConflicts(operation: DocumentedOperation): (() => Promise<Proxi
     });
   }
   if (operation.method === 'delete') {
-    const kept = stepsToUndeletable(resource);
-    return kept
+    const undeletable = stepsToUndeletable(resource);
+    return undeletable
       ? [
           async () => {
             const record = await fresh();
-            await walk(`${collection}/${record.id}`, kept);
+            await walk(`${collection}/${record.id}`, undeletable);
             return via('DELETE', `${collection}/${record.id}`, { key: admin });
           },
         ]

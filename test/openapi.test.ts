@@ -86,7 +86,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/expenses/{id}/reject': ['post'],
   '/finance/expenses/{id}/submit': ['post'],
   '/hr/attendance': ['get', 'post'],
-  '/hr/attendance/{id}': ['get', 'put'],
+  '/hr/attendance/{id}': ['delete', 'get', 'put'],
   '/hr/attendance/{id}/clock-out': ['post'],
   '/hr/employees': ['get', 'post'],
   '/hr/employees/{id}': ['get', 'put'],

@@ -1,5 +1,6 @@
 // The background worker: graphile-worker over the service's PostgreSQL, running
-// webhook deliveries (deliver-webhook.ts), exports (run-export.ts) and the hourly prune (prune.ts). It
+// webhook deliveries (deliver-webhook.ts), exports (run-export.ts), the hourly prune (prune.ts) and
+// the end of notice periods every minute (end-notices.ts). It
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
 // graceful: no new job is taken, jobs in flight finish (or, past graphile-worker's
@@ -23,6 +24,8 @@ import { DELIVER_WEBHOOK } from './delivery-jobs.js';
 import { OutageLog } from '../outage-log.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { observeWorker } from './job-metrics.js';
+import { endNoticesTask } from './end-notices.js';
+import { END_NOTICES } from './notice-jobs.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { RUN_EXPORT } from './export-jobs.js';
 import { runExportTask } from './run-export.js';
@@ -102,10 +105,15 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
       taskList: {
         [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
         [PRUNE]: pruneTask({ pool, config, logger }),
+        [END_NOTICES]: endNoticesTask({ pool, logger }),
         [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
-      parsedCronItems: parseCronItems([{ task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } }]),
+      // Every minute: a notice ends at midnight in the organization's time zone, whichever that is.
+      parsedCronItems: parseCronItems([
+        { task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } },
+        { task: END_NOTICES, match: '* * * * *', options: { backfillPeriod: 0 } },
+      ]),
       preset: { plugins: [waitForLivenessMarks(liveness)] },
     });
     // Jobs a dead worker left locked go to the living at once, not in graphile-worker's 4 hours.

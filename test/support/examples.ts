@@ -118,7 +118,7 @@ export function stepsToLocked(resource: Resource): Step[] | undefined {
   return resource.lifecycle && stepsTo(resource, (state) => !editable.includes(state));
 }
 
-/** The way to a state a DELETE cannot remove the record in (its 409), if its lifecycle says deletableIn. */
+/** The way to a state a DELETE cannot remove the record in (its 409), when the lifecycle says where it may. */
 export function stepsToUndeletable(resource: Resource): Step[] | undefined {
   const deletable = resource.lifecycle?.deletableIn;
   return deletable && stepsTo(resource, (state) => !deletable.includes(state));

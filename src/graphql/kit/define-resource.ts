@@ -4,7 +4,7 @@
 // area's index.
 import { declareResource } from './declared.js';
 import { documentExamples } from './examples.js';
-import { actionOnlyFields, actionPath, hasLockedStates, hasUndeletableStates } from './lifecycle.js';
+import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { relationFields } from './relations.js';
 import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
@@ -20,10 +20,6 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
   const locked =
     lifecycle && hasLockedStates(lifecycle) && `The ${noun[0]} is no longer ${lifecycle.editableIn.join(' or ')}`;
   const closed = lifecycle?.final && `A ${lifecycle.final.name} ${noun[0]}'s ${lifecycle.field} cannot change`;
-  const kept =
-    lifecycle &&
-    hasUndeletableStates(lifecycle) &&
-    `The ${noun[0]} is no longer ${lifecycle.deletableIn!.join(' or ')}`;
   const examples = documentExamples(resource as unknown as Resource);
   const rows = resourceRoutes({
     path: fullPath,
@@ -41,7 +37,13 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     conflicts: {
       create: [taken, resource.conflicts?.create].filter(Boolean).join('; ') || undefined,
       update: [taken, locked, closed, resource.conflicts?.update].filter(Boolean).join('; ') || undefined,
-      delete: [kept, resource.conflicts?.delete].filter(Boolean).join('; ') || undefined,
+      delete:
+        [
+          lifecycle?.deletableIn && `The ${noun[0]} is not ${lifecycle.deletableIn.join(' or ')}`,
+          resource.conflicts?.delete,
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined,
     },
     actionOnly: actionOnlyFields(lifecycle, fullPath),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
@@ -53,7 +55,9 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
         path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
         summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
-        description: `${action.description} Emits \`${action.event.type}\`.`,
+        description: `${action.description} Emits \`${action.event.type}\`${
+          action.otherwise ? ` (or \`${action.otherwise.event.type}\`)` : ''
+        }.`,
         mutation: `${name}${type.name}`,
         operationId: `${name}${upperFirst(resource.names.one)}`,
         bodyName: `${type.name}${upperFirst(name)}`,

@@ -37,6 +37,11 @@ export interface Action<T, I = Record<string, unknown>> {
   changes?: readonly string[];
   /** The event it raises, with the previous values of what it changed: every action raises one. */
   event: EventDeclaration;
+  /**
+   * The event raised instead of `event` when `applies` to what the action
+   * changes (terminate with a future endDate: the notice, not yet the end).
+   */
+  otherwise?: { event: EventDeclaration; applies(changes: Record<string, unknown>): boolean };
   /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
@@ -67,9 +72,9 @@ export interface Lifecycle<T> {
    */
   editableIn: readonly [string, ...string[]];
   /**
-   * With DELETE served (`operations.delete`): the states a DELETE may remove the
-   * record in; in any other it is 409 naming the state (a processed payroll run
-   * was paid). Default: every state.
+   * With `operations.delete`: the states a DELETE may remove the record in (an
+   * open attendance record, a draft payroll run); in any other it is 409 naming
+   * the state. Default: any state.
    */
   deletableIn?: readonly [string, ...string[]];
   /** Named actions (camelCase), each `POST /<things>/:id/<kebab-name>` and the mutation `<name><Type>`. */
@@ -125,10 +130,6 @@ export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> 
     lifecycle.field,
   );
 }
-
-/** Whether some state of the lifecycle refuses a DELETE. */
-export const hasUndeletableStates = (lifecycle: Lifecycle<unknown>) =>
-  lifecycle.deletableIn !== undefined && lifecycle.states.some((state) => !lifecycle.deletableIn!.includes(state));
 
 /** 409 unless a DELETE may remove the record in its state. */
 export function requireDeletable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {

@@ -17,7 +17,7 @@ import { qualifiedColumn, type GraphQLTypeFunction } from './fields.js';
 export interface Filter<S extends z.ZodType = z.ZodType> {
   schema: S;
   description: string;
-  /** The SQL condition on this filter's parameter, e.g. (p) => `email = ${p}`. */
+  /** The SQL condition on this filter's parameter, e.g. (p) => `email = ${p}`; `$1` is the organization's id. */
   where(param: string): string;
   /** The parameter's value from the parsed filter (default: as parsed). */
   value?(parsed: z.output<S>): unknown;

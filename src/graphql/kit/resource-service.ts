@@ -235,9 +235,8 @@ export class ResourceService<T extends { id: string }> {
         requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
         const sets = await action.sets?.(data as never, before, ruleContextOf(client, organizationId, actor));
         const changes = { [lifecycle.field]: action.to, ...sets };
-        const events = [
-          { type: action.event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) },
-        ];
+        const event = action.otherwise?.applies(changes) ? action.otherwise.event : action.event;
+        const events = [{ type: event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
         return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
       });
     } catch (error) {
@@ -249,23 +248,21 @@ export class ResourceService<T extends { id: string }> {
     const { resource } = this;
     requireWellFormedId(resource.idPrefix, this.label, id);
     const events = resource.events?.deleted ? [{ type: resource.events.deleted.type }] : [];
-    const { organizationId } = principal;
-    const target = { organizationId, id, events, actor: actorOf(principal) };
+    const target = { organizationId: principal.organizationId, id, events, actor: actorOf(principal) };
     const lifecycle = resource.lifecycle;
     try {
-      if (lifecycle?.deletableIn) {
-        // The state decides: read it locked, so an action cannot move it between the check and the delete.
-        return await inTransaction(this.db.pool, async (client) => {
-          const before = await selectRecord(client, resource, organizationId, id, true);
-          if (!before) throw notFound(this.label);
-          requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
-          await deleteRecord(client, resource, target);
-          return true;
-        });
+      if (!lifecycle?.deletableIn) {
+        if (!(await deleteRecord(this.db.pool, resource, target))) throw notFound(this.label);
+        return true;
       }
-      const record = await deleteRecord(this.db.pool, resource, target);
-      if (!record) throw notFound(this.label);
-      return true;
+      // Only in some states: read the state with the row locked, then delete.
+      return await inTransaction(this.db.pool, async (client) => {
+        const before = await selectRecord(client, resource, target.organizationId, id, true);
+        if (!before) throw notFound(this.label);
+        requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
+        await deleteRecord(client, resource, target);
+        return true;
+      });
     } catch (error) {
       throw this.refusal(error) ?? error;
     }

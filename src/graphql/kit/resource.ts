@@ -174,7 +174,7 @@ export function raisedEvents(resource: Resource): EventDeclaration[] {
     ...(events?.others ?? []),
     lifecycle?.update?.event,
     lifecycle?.update?.finalEvent,
-    ...Object.values(lifecycle?.actions ?? {}).map((action) => action.event),
+    ...Object.values(lifecycle?.actions ?? {}).flatMap((action) => [action.event, action.otherwise?.event]),
   ];
   return [...new Set(types.filter((type): type is EventDeclaration => type !== undefined))];
 }

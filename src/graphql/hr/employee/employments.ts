@@ -47,3 +47,22 @@ export async function setLatestEmployment(
     [rules.organizationId, employeeId, value],
   );
 }
+
+/**
+ * Whether one period of the employee's employment covers every day from
+ * `from` to `to` (YYYY-MM-DD): a day in a gap between periods is outside.
+ */
+export async function employedThroughout(
+  rules: Pick<RuleContext, 'organizationId' | 'query'>,
+  employeeId: unknown,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const rows = await rules.query(
+    `select 1 from "Employment" where "employeeId" = $2 and "organizationId" = $1
+       and ("startDate" is null or "startDate" <= $3::date) and ("endDate" is null or "endDate" >= $4::date)
+     limit 1`,
+    [rules.organizationId, employeeId, from, to],
+  );
+  return rows.length > 0;
+}

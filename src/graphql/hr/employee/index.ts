@@ -41,18 +41,31 @@ export const employees = defineResource({
         from: ['active'],
         to: 'terminated',
         description:
-          "Ends the employment on `endDate` (default today in the organization's time zone; not before `startDate`).",
+          "Ends the employment on `endDate` (default today in the organization's time zone; not before " +
+          '`startDate`). A later `endDate` records the notice: the employee stays active until that day ends ' +
+          'there, then becomes terminated by itself (`employee.terminated`, actor `system`). Terminate again ' +
+          'to move the date.',
         input: terminateInput,
         changes: ['endDate'],
         sets: async ({ endDate }, employee, rules) => {
-          const last = endDate ?? (await organizationToday(rules));
+          const today = await organizationToday(rules);
+          const last = endDate ?? today;
           if (employee.startDate && last < employee.startDate) {
             throw new DomainError('VALIDATION_ERROR', "'endDate': must not be before the startDate", 'endDate');
           }
           await setLatestEmployment(rules, employee.id, 'endDate', last);
-          return { endDate: last };
+          return last > today ? { status: 'active', endDate: last } : { endDate: last };
         },
-        event: event('employee.terminated', 'An employee was terminated.'),
+        event: event('employee.terminated', 'An employee was terminated: at once, or when the notice ended.', {
+          actor: 'the caller, or system when a notice ends',
+        }),
+        otherwise: {
+          event: event(
+            'employee.notice_given',
+            'A future end date was recorded (POST /hr/employees/:id/terminate): the employee stays active until it.',
+          ),
+          applies: (changes) => changes.status === 'active',
+        },
       },
       reinstate: {
         from: ['terminated'],
@@ -129,6 +142,6 @@ export const employees = defineResource({
       currency: 'USD',
     }),
     update: { jobTitle: 'Rear admiral', department: 'Navy' },
-    actions: { terminate: { endDate: '2026-12-31' }, reinstate: { startDate: '2027-02-01' } },
+    actions: { terminate: { endDate: '2026-06-30' }, reinstate: { startDate: '2026-09-01' } },
   },
 });

@@ -1,0 +1,2 @@
+/** The task that ends notice periods (end-notices.ts), by name for the crontab and the metrics. */
+export const END_NOTICES = 'end_notices';

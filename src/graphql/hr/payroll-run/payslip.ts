@@ -150,6 +150,9 @@ interface DayRun<K> {
   days: number;
 }
 
+/** Oldest first; a record from the beginning (-Infinity) first of all. */
+const byFrom = (a: { from: number }, b: { from: number }) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0);
+
 /** Consecutive days with the same key (undefined keys end a run and start none). */
 function runsOf<K>(days: number[], keyOf: (day: number) => K | undefined): DayRun<K>[] {
   const runs: DayRun<K>[] = [];
@@ -193,7 +196,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
   const employed = (day: number) => periods.some((period) => period.first <= day && day <= period.last);
   const records = [...inputs.compensation]
     .map((record) => ({ record, from: record.effectiveFrom === null ? NEVER_BEFORE : dayNumber(record.effectiveFrom) }))
-    .sort((a, b) => a.from - b.from);
+    .sort(byFrom);
   /** The compensation in effect on a day (the latest from it or before), if any. */
   const recordOn = (day: number) => {
     let found: (typeof records)[number] | undefined;
@@ -291,7 +294,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
     component.amount !== null ? fixedLines(component) : percentageLine(component, grossAmount, 'gross'),
   );
   const deductionsAmount = sum(deductionLines);
-  const basisRecords = [...used].sort((a, b) => a.from - b.from).map(({ record }) => record);
+  const basisRecords = [...used].sort(byFrom).map(({ record }) => record);
   return {
     payslip: {
       currency: [...currencies][0]!,

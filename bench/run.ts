@@ -128,6 +128,8 @@ const ALL_SCENARIOS: Scenario[] = [
     cpuTarget: 2,
   },
   { name: 'GET employees list', method: 'GET', path: '/v1/hr/employees?page=1&limit=50', cpuTarget: 1.5 },
+  { name: 'GET compensation list', method: 'GET', path: '/v1/hr/compensation?page=1&limit=50', cpuTarget: 1.5 },
+  { name: 'GET pay components list', method: 'GET', path: '/v1/hr/pay-components?page=1&limit=50', cpuTarget: 1.5 },
   {
     name: 'POST employee create',
     method: 'POST',
@@ -211,13 +213,35 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
       );
       await client.query(
         `insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", "departmentId",
-                                 "startDate", salary, currency, "createdAt", "updatedAt")
+                                 "startDate", "createdAt", "updatedAt")
          select 'emp_seed' || lpad(i::text, 22, '0'), $1, 'First' || i, 'Last' || i, 'employee' || i || '@seed.example',
-                'Engineer', 'dep_seed' || lpad((1 + i % $3::int)::text, 22, '0'), date '2020-01-01' + i % 1000,
-                5000000 + i * 100, 'USD', at, at
+                'Engineer', 'dep_seed' || lpad((1 + i % $3::int)::text, 22, '0'), date '2020-01-01' + i % 1000, at, at
          from generate_series(1, $2::int) as i,
               lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
         [organization.id, EMPLOYEES, DEPARTMENTS],
+      );
+      // Each one's period of employment and salary (compensation from the start date), as a hire records them.
+      await client.query(
+        `insert into "Employment" ("organizationId", "employeeId", seq, "startDate")
+         select "organizationId", id, 1, "startDate" from "Employee" where "organizationId" = $1`,
+        [organization.id],
+      );
+      await client.query(
+        `insert into "Compensation" (id, "organizationId", "employeeId", salary, currency, "effectiveFrom",
+                                     "createdAt", "updatedAt")
+         select 'cmp' || substr(id, 4), "organizationId", id, 5000000 + substr(id, 9)::int * 100, 'USD', "startDate",
+                "createdAt", "createdAt"
+         from "Employee" where "organizationId" = $1`,
+        [organization.id],
+      );
+      // And a pension of 5% each.
+      await client.query(
+        `insert into "PayComponent" (id, "organizationId", "employeeId", kind, code, description, percentage, "from",
+                                     "createdAt", "updatedAt")
+         select 'pcp' || substr(id, 4), "organizationId", id, 'deduction', 'pension', 'Pension', 5, date '2020-01-01',
+                "createdAt", "createdAt"
+         from "Employee" where "organizationId" = $1`,
+        [organization.id],
       );
       await client.query(
         `insert into "Invoice" (id, "organizationId", number, "contactId", currency, "issueDate", "dueDate", lines,

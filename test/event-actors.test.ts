@@ -243,7 +243,7 @@ describe('every change of a declared resource raises its event, made by the API 
     await send('PUT', `/hr/leave-requests/${approved.id}`, { reason: 'Trip' });
     await send('POST', `/hr/leave-requests/${approved.id}/approve`);
     await send('POST', `/hr/leave-requests/${approved.id}/cancel`);
-    const rejected = await send('POST', '/hr/leave-requests', { ...leave, from: '2026-08-01', to: '2026-08-02' });
+    const rejected = await send('POST', '/hr/leave-requests', { ...leave, from: '2026-08-03', to: '2026-08-04' });
     await send('POST', `/hr/leave-requests/${rejected.id}/reject`, { reason: 'Peak season' });
     const run = await send('POST', '/hr/payroll-runs', { periodStart: '2026-01-01', periodEnd: '2026-01-31' });
     await send('PUT', `/hr/payroll-runs/${run.id}`, { payDate: '2026-02-05' });
@@ -275,6 +275,17 @@ describe('every change of a declared resource raises its event, made by the API 
 });
 
 describe('system changes raise events, made by their actor', () => {
+  it("the organization's settings: changed by an admin, with previousAttributes", async () => {
+    const before = await send('GET', '/organization');
+    await send('PUT', '/organization', { timeZone: 'Europe/Paris' });
+    const [changed] = await expectHistory(org.id, ['organization.updated']);
+    expect(changed!.data).toEqual({
+      object: { ...before, timeZone: 'Europe/Paris' },
+      previousAttributes: { timeZone: 'UTC' },
+    });
+    await send('PUT', '/organization', { timeZone: 'UTC' });
+  });
+
   it('users, API keys, webhooks and OAuth apps: created, changed, rotated, revoked and deleted', async () => {
     const user = await send('POST', '/users', {
       email: 'member@example.test',

@@ -106,11 +106,13 @@ describe('POST /v1/hr/leave-requests', () => {
       type: 'sick',
       from: '2026-02-27',
       to: '2026-03-02',
+      days: 2, // Friday 27 February and Monday 2 March: the weekend between is not worked
       reason: null,
       status: 'requested',
       rejectionReason: null,
       decidedAt: null,
       decidedBy: null,
+      conflicts: [],
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
     });
@@ -146,7 +148,7 @@ describe('POST /v1/hr/leave-requests', () => {
 });
 
 describe("a terminated employee's leave", () => {
-  it('is refused past the end date (create, edit and approve: 409 naming employeeId), allowed within it', async () => {
+  it('is refused past the end date (create, edit and approve: 409 naming to, or from when it starts after), allowed within it', async () => {
     const employee = await createEmployee();
     const pending = await post({ employeeId: employee.id, type: 'vacation', from: '2026-04-01', to: '2026-04-10' });
     expect(pending.status, pending.text).toBe(201);
@@ -158,10 +160,12 @@ describe("a terminated employee's leave", () => {
 
     const after = await post({ employeeId: employee.id, type: 'vacation', from: '2026-03-30', to: '2026-04-02' });
     expect(after.status, after.text).toBe(409);
-    expect(after.body.error).toMatchObject({ code: 'CONFLICT', field: 'employeeId' });
+    expect(after.body.error).toMatchObject({ code: 'CONFLICT', field: 'to' });
     expect(after.body.error.message).toContain('2026-03-31');
+    // Requested before the termination, it starts after the end: from is outside the employment.
     const approved = await act(pending.body.id, 'approve');
     expect(approved.status, approved.text).toBe(409);
+    expect(approved.body.error).toMatchObject({ code: 'CONFLICT', field: 'from' });
     expect(approved.body.error.message).toContain('terminated');
 
     // Sick leave inside the employment, recorded after it ended, is accepted and can be moved within it.
@@ -172,6 +176,7 @@ describe("a terminated employee's leave", () => {
       body: { to: '2026-04-03' },
     });
     expect(stretched.status, stretched.text).toBe(409);
+    expect(stretched.body.error).toMatchObject({ code: 'CONFLICT', field: 'to' });
     expect((await act(within.body.id, 'approve')).status).toBe(200);
   });
 });

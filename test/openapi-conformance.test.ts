@@ -112,6 +112,25 @@ const ACTION_BODIES: Record<string, Body> = {
   redeliverWebhook: { since: 0 },
 };
 
+// Bodies of a PUT when the record as read is too large to send back under this suite's body limit, by operationId.
+const UPDATE_BODIES: Record<string, Body> = {
+  // A run holds a payslip for every employee of the organization, and the suites make many.
+  updatePayrollRun: { payDate: '2999-12-31' },
+};
+
+// How a path parameter that is no record of a collection gets a value, by the path before it.
+const PARAMETERS: Record<string, (path: string) => Promise<string>> = {
+  // An employee with a payslip in the run: one hired (with a salary) and the run recalculated.
+  '/hr/payroll-runs/{id}/payslips': async (path) => {
+    const run = path.slice(0, path.lastIndexOf('/payslips'));
+    const employee = await create('/hr/employees', '/hr/employees');
+    const recalculated = await server.rest('POST', `/v1${run}/recalculate`, { key: admin });
+    expect(recalculated.status, recalculated.text).toBe(200);
+    expect(recalculated.body.items.map((item: Body) => item.employeeId)).toContain(employee.id);
+    return employee.id;
+  },
+};
+
 // How a collection the API does not create into gets an item, by its path.
 const FILL: Record<string, (path: string) => Promise<void>> = {
   // A test event, delivered to the receiver and logged.
@@ -269,6 +288,29 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     );
     return via('GET', `/exports/${id}/download`, { key: admin });
   },
+  // One leave policy per type and first year: another policy moved onto a taken pair.
+  updateLeavePolicy: async () => {
+    const taken = await create('/hr/leave-policies', '/hr/leave-policies');
+    const other = await create('/hr/leave-policies', '/hr/leave-policies');
+    const body = { type: taken.type, fromYear: taken.fromYear };
+    expect(other.id).not.toBe(taken.id);
+    return via('PUT', `/hr/leave-policies/${other.id}`, { key: admin, body });
+  },
+  // A compensation record moved onto the day of another of the employee's; a pay component onto another's days.
+  updateCompensation: async () => {
+    const first = await create('/hr/compensation', '/hr/compensation');
+    const { data } = (await server.rest('GET', `/v1/hr/employees/${first.employeeId}/compensation`, { key: admin }))
+      .body;
+    const hire = data.find((record: Body) => record.id !== first.id);
+    return via('PUT', `/hr/compensation/${first.id}`, { key: admin, body: { effectiveFrom: hire.effectiveFrom } });
+  },
+  updatePayComponent: async () => {
+    const first = await create('/hr/pay-components', '/hr/pay-components');
+    const body = { ...(await bodyOf(declaredAt('/hr/pay-components')!)), employeeId: first.employeeId, code: 'other' };
+    const second = await server.rest('POST', '/v1/hr/pay-components', { key: admin, body });
+    expect(second.status, second.text).toBe(201);
+    return via('PUT', `/hr/pay-components/${second.body.id}`, { key: admin, body: { code: first.code } });
+  },
   // The last admin (of an organization of its own) can be neither demoted nor deleted.
   updateUser: async () => {
     const { key, adminId } = await loneAdmin();
@@ -359,7 +401,8 @@ async function concretePath(template: string): Promise<{ path: string; ids: stri
   const ids: string[] = [];
   for (const segment of template.split('/').slice(1)) {
     if (/^\{\w+\}$/.test(segment)) {
-      const id = await recordIn(path, prefix);
+      const parameter = PARAMETERS[prefix];
+      const id = parameter ? await parameter(path) : await recordIn(path, prefix);
       ids.push(id);
       path += `/${id}`;
     } else {
@@ -401,6 +444,7 @@ function requestSchema(operation: DocumentedOperation): Body | undefined {
  */
 async function validBody(operation: DocumentedOperation, path: string): Promise<Body | undefined> {
   if (!operation.spec.requestBody) return undefined;
+  if (operation.method === 'put' && UPDATE_BODIES[operation.operationId]) return UPDATE_BODIES[operation.operationId];
   if (operation.method === 'put') {
     const current = await server.rest('GET', `/v1${path}`, { key: admin });
     expect(current.status, current.text).toBe(200);
@@ -441,10 +485,10 @@ function otherRequest(
   return { path: path.slice(0, at) + unknownLike(last) + path.slice(at + last.length), body };
 }
 
-/** A query parameter the document types as an integer, given a word. */
+/** A query parameter the document types as an integer or a date, given a word. */
 function invalidQuery(operation: DocumentedOperation): string | undefined {
   const parameter = (operation.spec.parameters ?? []).find(
-    (p: any) => p.in === 'query' && p.schema?.type === 'integer',
+    (p: any) => p.in === 'query' && (p.schema?.type === 'integer' || p.schema?.format === 'date'),
   );
   return parameter && `?${parameter.name}=many`;
 }

@@ -32,17 +32,33 @@ const DEAL_COLUMNS = `id, title, amount::float8 as amount, currency, stage, "con
   to_char("expectedCloseDate", 'YYYY-MM-DD') as "expectedCloseDate", ${iso('"closedAt"')} as "closedAt",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
-// The department's name and the periods of employment are read with the row, as the service reads them
-// (json, not jsonb, so the periods' keys keep the order of the service's selection).
-const EMPLOYEE_COLUMNS = `id, "firstName", "lastName", email, "jobTitle", "departmentId",
-  (select d.name from "Department" d where d.id = "Employee"."departmentId") as department, "managerId",
-  to_char("startDate", 'YYYY-MM-DD') as "startDate", salary::float8 as salary, currency, phone, status,
-  to_char("endDate", 'YYYY-MM-DD') as "endDate",
+// The salary and currency are the compensation in effect today (the service's current.ts), the
+// department's name read with the row, the periods of employment a JSON array (json, not jsonb: its
+// keys keep the order the service's GraphQL selection gives them); a create answers the salary it was given.
+const currentPay = (column: string) => `(select ${column} from "Compensation" c
+  cross join (select (now() at time zone o."timeZone")::date as today from "Organization" o
+    where o.id = "Employee"."organizationId") t
+  where c."employeeId" = "Employee".id
+  order by coalesce(c."effectiveFrom" <= t.today, true) desc,
+    case when coalesce(c."effectiveFrom" <= t.today, true) then c."effectiveFrom" end desc nulls last,
+    c."effectiveFrom" asc limit 1)`;
+const employeeColumns = (salary: string, currency: string) => `id, "firstName", "lastName", email, "jobTitle",
+  "departmentId", (select d.name from "Department" d where d.id = "Employee"."departmentId") as department,
+  "managerId", to_char("startDate", 'YYYY-MM-DD') as "startDate", ${salary} as salary,
+  ${currency} as currency, phone, status, to_char("endDate", 'YYYY-MM-DD') as "endDate",
   (select coalesce(json_agg(json_build_object('startDate', to_char(e."startDate", 'YYYY-MM-DD'),
      'endDate', to_char(e."endDate", 'YYYY-MM-DD')) order by e.seq), '[]'::json)
    from "Employment" e where e."employeeId" = "Employee".id) as employments,
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const DEPARTMENT_COLUMNS = `id, name, code, "managerId", "parentId",
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+const EMPLOYEE_COLUMNS = employeeColumns(currentPay('c.salary::float8'), currentPay('c.currency'));
+
+const COMPENSATION_COLUMNS = `id, "employeeId", salary::float8 as salary, currency,
+  to_char("effectiveFrom", 'YYYY-MM-DD') as "effectiveFrom", ${iso('"createdAt"')} as "createdAt",
+  ${iso('"updatedAt"')} as "updatedAt"`;
+const PAY_COMPONENT_COLUMNS = `id, "employeeId", kind, code, description, amount::float8 as amount,
+  percentage::float8 as percentage, to_char("from", 'YYYY-MM-DD') as "from", to_char("to", 'YYYY-MM-DD') as "to",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
 // Lines as json (not jsonb) so their keys keep the order the service's GraphQL selection gives them.
@@ -113,6 +129,8 @@ export const LISTS: Record<string, ListSource> = {
   '/v1/crm/deals': { table: 'Deal', columns: DEAL_COLUMNS, scope: 'crm:read' },
   '/v1/hr/employees': { table: 'Employee', columns: EMPLOYEE_COLUMNS, scope: 'hr:read' },
   '/v1/hr/departments': { table: 'Department', columns: DEPARTMENT_COLUMNS, scope: 'hr:read' },
+  '/v1/hr/compensation': { table: 'Compensation', columns: COMPENSATION_COLUMNS, scope: 'hr:payroll' },
+  '/v1/hr/pay-components': { table: 'PayComponent', columns: PAY_COMPONENT_COLUMNS, scope: 'hr:payroll' },
   '/v1/finance/invoices': { table: 'Invoice', columns: INVOICE_COLUMNS, scope: 'finance:read' },
 };
 
@@ -266,10 +284,16 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
     name: 'employee_insert',
     text: `with employee as (
              insert into "Employee" (id, "organizationId", "firstName", "lastName", email, "jobTitle", "departmentId",
-                                     "startDate", salary, currency, status, "updatedAt")
-             select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'active', now()
+                                     "startDate", status, "updatedAt")
+             select $1, $2, $3, $4, $5, $6, $7, $8, 'active', now()
              where $7::text is null or exists (select 1 from "Department" where id = $7 and "organizationId" = $2)
-             returning ${EMPLOYEE_COLUMNS}
+             returning ${employeeColumns('$9::bigint::float8', '$10::text')}
+           ), employment as (
+             insert into "Employment" ("organizationId", "employeeId", seq, "startDate")
+             select $2, id, 1, $8::date from employee
+           ), compensation as (
+             insert into "Compensation" (id, "organizationId", "employeeId", salary, currency, "effectiveFrom")
+             select $12, $2, id, $9, $10, $8::date from employee where $9::bigint is not null
            ), event as (
              insert into "Event" (id, "organizationId", type, data)
              select $11, $2, 'employee.created', jsonb_build_object('object', to_jsonb(employee)) from employee
@@ -287,6 +311,7 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
       salary,
       currencyOf(body, salary !== null),
       `evt_${ulid().toLowerCase()}`,
+      `cmp_${ulid().toLowerCase()}`,
     ],
   });
   if (!rows[0]) throw new HttpError(400, 'VALIDATION_ERROR', 'departmentId: no department with this id');

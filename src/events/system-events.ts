@@ -1,4 +1,4 @@
-// The events of the system resources (users, API keys, webhooks, OAuth apps,
+// The events of the system resources (the organization, users, API keys, webhooks, OAuth apps,
 // exports), raised by their hand-written services rather than declared on the
 // kit; each is readable with `admin` only. Their names are a literal type, so
 // the services' emitEventBy calls are checked by the compiler.
@@ -8,6 +8,10 @@ const systemEvent = <T extends string>(type: T, description: string, actor?: str
   event(type, description, { scope: 'admin', ...(actor && { actor }) });
 
 export const SYSTEM_EVENTS = [
+  systemEvent(
+    'organization.updated',
+    "The organization's name, time zone or working week was changed (PUT /organization).",
+  ),
   systemEvent('user.logged_in', 'A user signed in (actor: that user).', 'the user who signed in'),
   systemEvent('user.created', 'A user was added (POST /users).'),
   systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),

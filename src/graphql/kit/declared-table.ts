@@ -7,7 +7,7 @@
 //
 // The parts: the kit's columns (id, organizationId, createdAt, updatedAt); a
 // column per public field (its kind's column type, nullable as the field; the
-// lifecycle field defaults to the initial state, a list to empty); the index the
+// lifecycle field defaults to the initial state, a list (an array, JSONB) to empty); the index the
 // lists page by; a unique index per unique field (named `_<field>_`, which is how
 // the service tells whose 409 it is); a foreign key per reference (ON DELETE as
 // declared, default RESTRICT) with an index; the count triggers of list totals;
@@ -75,7 +75,8 @@ export function declaredTable(resource: Resource): DeclaredTable {
     .map(({ name, kind, nullable }): DeclaredColumn => {
       const type = kind.column!;
       const initial = resource.lifecycle?.field === name ? literal(resource.lifecycle.initial) : undefined;
-      const empty = !nullable && type.endsWith('[]') ? `ARRAY[]::${type}` : undefined;
+      const list = type.endsWith('[]') ? `ARRAY[]::${type}` : type === 'JSONB' ? `'[]'::jsonb` : undefined;
+      const empty = nullable ? undefined : list;
       return { name, type, nullable, default: initial ?? empty };
     });
   const columns = [...KIT_COLUMNS, ...fieldColumns];

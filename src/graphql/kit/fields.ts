@@ -4,10 +4,11 @@
 // value, event data.object), the REST selection, the OpenAPI response schema
 // and the SQL of the list fast path, and the column the migration gives it
 // (graphql/kit/declared-table.ts). Every field is a column of the same name, but
-// for a list of objects read by a subquery (`objectList`) and a value `computed`
-// from other columns. A field declared with a `scope` (`@Public.money({ scope:
-// 'hr:payroll' })`, a salary) is shown only to holders of that scope: see
-// field-scopes.ts for where it is enforced.
+// for a list of objects read by a subquery (`objectList`) or within its parent's
+// JSON (`objectList`, `objectOf` without SQL) and a value `computed` from other
+// columns; `storedObjectList` is a JSONB column. A field declared with a `scope`
+// (`@Public.money({ scope: 'hr:payroll' })`, a salary) is shown only to holders
+// of that scope: see field-scopes.ts for where it is enforced.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Extensions, Field, ID, Int } from 'type-graphql';
 import { z } from 'zod';
@@ -97,13 +98,20 @@ function graphqlTypeOfField(typeName: string, field: string, kind: FieldKind): G
   return (kind.values && fieldEnum(typeName, field, kind.values)) ?? kind.graphql;
 }
 
+/** The SQL of an object field declared without its own: it is read inside its parent's JSON only. */
+const withinParent = (item: PublicType) => () => {
+  throw new Error(`${item.name} is read within its parent's JSON only: give its field's sql to read it as a column`);
+};
+
 /**
  * A list of objects of a public `item` type read with the record, not a column:
  * `sql(table)` is a correlated subquery yielding a JSON array of them in their
  * public shape (a payroll run's items). Read by the same select list as every
  * field, so the API's answer and an event's data.object show the same list.
+ * Without `sql`, a list inside another object that its parent's JSON holds
+ * whole (a payroll item's lines).
  */
-export function objectList(item: PublicType, sql: (table: string) => string): FieldKind {
+export function objectList(item: PublicType, sql: (table: string) => string = withinParent(item)): FieldKind {
   return {
     graphql: () => [item],
     schema: () => z.array(responseSchemaOf(item)),
@@ -112,6 +120,24 @@ export function objectList(item: PublicType, sql: (table: string) => string): Fi
     column: null,
     selection: () => selectionOf(item),
   };
+}
+
+/**
+ * A list of objects of a public `item` type stored whole in a JSONB column of
+ * the record (a payroll run's skipped employees, each with why): a rule writes
+ * it as JSON text (`JSON.stringify`), and it is read as it is.
+ */
+export function storedObjectList(item: PublicType): FieldKind {
+  return { ...objectList(item), sql: (column) => column, column: 'JSONB' };
+}
+
+/**
+ * One object of a public `item` type, as `objectList` a list: its GraphQL type,
+ * OpenAPI component and subselection; without `sql`, held whole by its parent's
+ * JSON (a payroll item's basis).
+ */
+export function objectOf(item: PublicType, sql: (table: string) => string = withinParent(item)): FieldKind {
+  return { ...objectList(item, sql), graphql: () => item, schema: () => responseSchemaOf(item) };
 }
 
 /**

@@ -32,6 +32,12 @@ export interface InputFieldOptions {
   default?: unknown;
   /** With a default: null in an update sets the default (tags: null clears to []). */
   clearable?: boolean;
+  /**
+   * false: not a column. The resource's rules take the value (an employee's
+   * salary goes to its compensation history) and show it by a computed public
+   * field; the kit writes the other fields of the create or update.
+   */
+  stored?: boolean;
 }
 
 export interface InputField<S extends z.ZodType = z.ZodType> extends InputFieldOptions {
@@ -140,6 +146,11 @@ export function createValues(fields: Fields, data: Record<string, unknown>): Rec
       .filter(([, field]) => !field.updateOnly)
       .map(([key, field]) => [key, data[key] ?? field.default ?? null]),
   );
+}
+
+/** The values of `values` that are columns: all but the fields declared `stored: false`. */
+export function storedColumns(fields: Fields, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => fields[key]?.stored !== false));
 }
 
 /** An update's given fields as columns: null sets a clearable field's default. */

@@ -100,6 +100,8 @@ export function completeLifecycle<T>(type: PublicType<T>, declared: LifecycleDec
         `(@Public.of(oneOf(STATES))): the lifecycle reads its states from it`,
     );
   }
+  const unknown = (declared.deletableIn ?? []).filter((state) => !states.includes(state));
+  if (unknown.length) throw new Error(`${type.name}'s lifecycle: deletableIn names no state ${unknown.join(', ')}`);
   return { ...declared, states };
 }
 

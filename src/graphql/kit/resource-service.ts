@@ -10,7 +10,7 @@ import { isWellFormedIdWith, newIdWith } from '../../ids.js';
 import { parseInput } from '../../validation.js';
 import { requireSettable } from './field-scopes.js';
 import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
-import { createValues, updateValues } from './inputs.js';
+import { createValues, storedColumns, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
 import { requireActionFrom, requireDeletable, requireEditable, type RuleContext } from './lifecycle.js';
 import { listPage } from './list-query.js';
@@ -136,7 +136,7 @@ export class ResourceService<T extends { id: string }> {
     const write = async (db: Queryable, columns: Record<string, unknown>) => {
       const record = await insertRecord(db, resource, {
         organizationId,
-        values: columns,
+        values: storedColumns(declared.fields, columns),
         events: after ? [] : events,
         actor,
         onlyIf: this.referenceConditions(columns, organizationId),
@@ -148,10 +148,11 @@ export class ResourceService<T extends { id: string }> {
       if (!rules && !after) return await write(this.db.pool, values);
       return await inTransaction(this.db.pool, async (client) => {
         const context = ruleContextOf(client, principal);
-        const record = await write(client, { ...values, ...(await rules?.(values, context)) });
+        const columns = { ...values, ...(await rules?.(values, context)) };
+        const record = await write(client, columns);
         if (!after) return record;
         // The events come after what afterCreate wrote: their object (and the answer) include it.
-        const changes = (await after(record, context)) ?? {};
+        const changes = (await after(record, context, columns)) ?? {};
         return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events, actor }))!;
       });
     } catch (error) {
@@ -213,7 +214,8 @@ export class ResourceService<T extends { id: string }> {
           type: event.type,
           ...(withPrevious && { previousAttributes: previous }),
         }));
-        return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
+        const columns = storedColumns(declared.fields, changes);
+        return (await updateRecord(client, resource, { organizationId, id, changes: columns, events, actor }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;

@@ -60,9 +60,10 @@ export interface Rules<T> {
    * Runs in the create's transaction once the row exists: writes the records
    * that belong to it (a payroll run's items) and may answer more of its
    * columns. The create's events and answer are written and read after it, so
-   * they show what it wrote.
+   * they show what it wrote. `values`: the create's values, those of the
+   * input fields that are not columns (`stored: false`) among them.
    */
-  afterCreate?(record: T, rules: RuleContext): Promise<Record<string, unknown> | void>;
+  afterCreate?(record: T, rules: RuleContext, values: Record<string, unknown>): Promise<Record<string, unknown> | void>;
   /** Checks an update in its transaction (the record is locked) and answers more columns to change. */
   update?(change: Change<T>, rules: RuleContext): Promise<Record<string, unknown> | void>;
   /** The events of an update that changed something; default the declared `updated` event. */
@@ -151,6 +152,9 @@ export function completeDeclaration<T extends object>(declaration: ResourceDecla
     references: {},
     lifecycle: declaration.lifecycle && completeLifecycle(declaration.type, declaration.lifecycle),
   };
+  if (declaration.lifecycle?.deletableIn && !resource.operations.delete) {
+    throw new Error(`${name}'s lifecycle says deletableIn, but DELETE is not served (operations.delete)`);
+  }
   // After the rest: a reference to 'self' names the completed resource.
   resource.references = completeReferences(resource, declaration.references);
   return resource;

@@ -8,7 +8,7 @@
 // a create without such a rule is that one statement alone: one round trip.
 import type pg from 'pg';
 import type { Actor } from '../../auth/principal.js';
-import { newId } from '../../ids.js';
+import { newId, newIdWith } from '../../ids.js';
 import type { EventType } from '../../events/event.js';
 import { EVENT_INSERT_COLUMNS } from '../../events/event-row.js';
 import { sqlSelectOf, type PublicType } from './fields.js';
@@ -79,7 +79,30 @@ export interface Insert {
 }
 
 /** Inserts the record and its events in one statement; answers the record's public object. */
-export async function insertRecord<T>(db: Queryable, { table, type }: RecordTable<T>, insert: Insert) {
+export async function insertRecord<T>(db: Queryable, table: RecordTable<T>, insert: Insert) {
+  const { rows } = await db.query<T & object>(insertStatement(table, insert));
+  return rows[0];
+}
+
+/**
+ * From a rule, in its change's transaction: inserts a record of another
+ * declared resource (the compensation an employee's new salary records) with
+ * its events, by the same statement as a create, made by the rule's actor. The
+ * events are ones that resource declares; its id is made here.
+ */
+export async function insertRecordFromRule<T extends object>(
+  rules: RuleContext,
+  resource: Resource<T>,
+  insert: Pick<Insert, 'values' | 'events'>,
+) {
+  for (const { type } of insert.events) requireDeclaredEvent(resource as Resource, type);
+  const { organizationId, actor } = rules;
+  const values = { id: newIdWith(resource.idPrefix), ...insert.values };
+  const { text, values: parameters } = insertStatement(resource, { ...insert, values, organizationId, actor });
+  return (await rules.query<T & object>(text, parameters as unknown[]))[0]!;
+}
+
+function insertStatement<T>({ table, type }: RecordTable<T>, insert: Insert) {
   const { values, param } = parameters();
   const columns = ['organizationId', ...Object.keys(insert.values)];
   const organization = param(insert.organizationId);
@@ -91,8 +114,7 @@ export async function insertRecord<T>(db: Queryable, { table, type }: RecordTabl
       returning ${sqlSelectOf(type, table)}
     )${eventsOf(insert.events, organization, insert.actor, param)}
     select * from record`;
-  const { rows } = await db.query<T & object>(namedStatement(text, values));
-  return rows[0];
+  return namedStatement(text, values);
 }
 
 export interface Update {

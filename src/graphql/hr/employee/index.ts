@@ -6,6 +6,7 @@ import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
 import { organizationToday } from '../calendar/today.js';
+import { moveHireCompensation, recordCompensationChange, recordHireCompensation } from '../compensation/salary.js';
 import { departments } from '../department/index.js';
 import { openEmployment, setLatestEmployment } from './employments.js';
 import { employeeInput, employeeList, reinstateInput, terminateInput } from './input.js';
@@ -101,14 +102,25 @@ export const employees = defineResource({
       if (employee.salary != null && employee.currency == null) {
         throw new DomainError('VALIDATION_ERROR', "'currency': is required with a salary", 'currency');
       }
+      // The salary is compensation history: a currency alone has nothing to go with, and a salary stays.
+      if (employee.salary == null && employee.currency != null) {
+        throw new DomainError(
+          'VALIDATION_ERROR',
+          "'salary': is required with a currency (a salary is not cleared: delete its compensation records)",
+          'salary',
+        );
+      }
     },
-    async afterCreate(employee, rules) {
+    async afterCreate(employee, rules, values) {
       await openEmployment(rules, employee.id, employee.startDate);
+      await recordHireCompensation(rules, employee.id, values);
     },
     async update({ before, changes }, rules) {
       if ('startDate' in changes) {
         await setLatestEmployment(rules, before.id, 'startDate', changes.startDate as string | null);
+        await moveHireCompensation(rules, before.id, before.startDate, changes.startDate as string | null);
       }
+      await recordCompensationChange(rules, before, changes);
       const managerId = changes.managerId as string | null | undefined;
       if (!managerId) return;
       // The new manager must not be this employee, nor report to it however indirectly.

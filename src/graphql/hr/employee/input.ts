@@ -18,11 +18,15 @@ export const employeeInput = defineInput('Employee', {
     description: 'Another employee of the organization; not one who reports to this one.',
   }),
   startDate: optional(calendarDate, { description: 'YYYY-MM-DD.' }),
+  // Kept as compensation history (hr/compensation/salary.ts), not as columns.
   salary: optional(minorUnits, {
     graphql: () => GraphQLSafeInt,
-    description: 'Integer minor units per year; needs a currency.',
+    stored: false,
+    description:
+      'Integer minor units per year; needs a currency. Recorded as compensation: on create effective from ' +
+      "startDate, on update effective today (organization's time zone). Cannot be cleared.",
   }),
-  currency: optional(currency, { description: 'ISO 4217 code of the salary.' }),
+  currency: optional(currency, { stored: false, description: 'ISO 4217 code of the salary; needs a salary.' }),
   phone: optional(phone),
 });
 

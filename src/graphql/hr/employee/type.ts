@@ -1,6 +1,7 @@
 // The Employee as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
 import { computed, FIELD_KINDS, objectList, oneOf, Public } from '../../kit/fields.js';
+import { currentCompensationSql } from '../compensation/current.js';
 import { Employment, employmentsSql } from './employments.js';
 
 export const EMPLOYEE_STATUSES = ['active', 'terminated'] as const;
@@ -43,10 +44,20 @@ export class Employee {
   @Public.date({ nullable: true, description: 'The first day of the current (latest) period of employment.' })
   startDate!: string | null;
 
-  @Public.money({ nullable: true, scope: 'hr:payroll', description: 'Integer minor units of currency per year.' })
+  @Public.of(computed(FIELD_KINDS.money, currentCompensationSql('salary')), {
+    nullable: true,
+    scope: 'hr:payroll',
+    description:
+      "Integer minor units of currency per year: the compensation in effect today (organization's time zone; " +
+      'before the first takes effect, that one). History: GET /hr/employees/:id/compensation.',
+  })
   salary!: number | null;
 
-  @Public.text({ nullable: true, scope: 'hr:payroll', description: 'ISO 4217 code of the salary, upper-case.' })
+  @Public.of(computed(FIELD_KINDS.text, currentCompensationSql('currency')), {
+    nullable: true,
+    scope: 'hr:payroll',
+    description: 'ISO 4217 code of the salary, upper-case.',
+  })
   currency!: string | null;
 
   @Public.text({ nullable: true })

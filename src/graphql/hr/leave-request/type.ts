@@ -1,10 +1,36 @@
 // The leave request as every transport shows it (GraphQL, REST, OpenAPI, events).
 import { ObjectType } from 'type-graphql';
 import { actorKind, type Actor } from '../../kit/actor.js';
-import { oneOf, Public } from '../../kit/fields.js';
+import { objectList, oneOf, Public } from '../../kit/fields.js';
 
 export const LEAVE_TYPES = ['vacation', 'sick', 'personal', 'unpaid', 'other'] as const;
 export const LEAVE_STATUSES = ['requested', 'approved', 'rejected', 'cancelled'] as const;
+
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A day of approved leave on which the employee also clocked in (an attendance record).',
+})
+export class LeaveConflict {
+  @Public.date({ description: "The day, in the organization's time zone, the attendance record's clockIn falls on." })
+  date!: string;
+
+  @Public.id({ description: 'The attendance record.' })
+  attendanceId!: string;
+}
+
+/**
+ * The attendance records of an approved request's employee whose clockIn, in
+ * the organization's time zone, falls on a day from `from` to `to`: read with
+ * the request (never stored), so a clock-in recorded after the approval shows.
+ */
+const conflicts = (table: string) => `(select coalesce(jsonb_agg(jsonb_build_object(
+    'date', to_char((a."clockIn" at time zone o."timeZone")::date, 'YYYY-MM-DD'), 'attendanceId', a.id)
+    order by a."clockIn", a.id), '[]'::jsonb)
+  from "Organization" o join "Attendance" a on a."organizationId" = o.id
+  where "${table}".status = 'approved' and o.id = "${table}"."organizationId"
+    and a."employeeId" = "${table}"."employeeId"
+    and a."clockIn" >= ("${table}"."from"::timestamp at time zone o."timeZone")
+    and a."clockIn" < (("${table}"."to" + 1)::timestamp at time zone o."timeZone"))`;
 
 @ObjectType({ simpleResolvers: true, description: 'An employee asking for days off, from `from` to `to` inclusive.' })
 export class LeaveRequest {
@@ -23,6 +49,13 @@ export class LeaveRequest {
   @Public.date({ description: 'The last day off; not before from.' })
   to!: string;
 
+  @Public.int({
+    description:
+      "The working days it takes: the organization's working week less its holidays, from `from` to `to`. " +
+      'Counted when it is requested, when its dates change and again when it is approved.',
+  })
+  days!: number;
+
   @Public.text({ nullable: true })
   reason!: string | null;
 
@@ -40,6 +73,13 @@ export class LeaveRequest {
     description: 'Who approved or rejected it (as the event `actor` says); null before a decision.',
   })
   decidedBy!: Actor | null;
+
+  @Public.of(objectList(LeaveConflict, conflicts), {
+    description:
+      'Approved leave only: each attendance record of the employee whose clockIn falls on a day from `from` to `to` ' +
+      "(in the organization's time zone), oldest first; empty otherwise.",
+  })
+  conflicts!: LeaveConflict[];
 
   @Public.timestamp()
   createdAt!: string;

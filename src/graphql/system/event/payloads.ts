@@ -14,6 +14,7 @@ import { raisedEvents } from '../../kit/resource.js';
 import { ApiKey } from '../api-key/type.js';
 import { Export } from '../export/type.js';
 import { OauthApp } from '../oauth-app/type.js';
+import { Organization } from '../organization/type.js';
 import { User } from '../user/type.js';
 import { Webhook } from '../webhook/type.js';
 
@@ -22,6 +23,7 @@ import { Webhook } from '../webhook/type.js';
  * declarations), by what their name starts with: `user.created` is about a User.
  */
 const SYSTEM_SUBJECTS: Record<string, PublicType> = {
+  organization: Organization,
   user: User,
   api_key: ApiKey,
   webhook: Webhook,

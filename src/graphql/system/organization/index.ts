@@ -1,9 +1,11 @@
 import { defineModule } from '../../kit/module.js';
+import { OrganizationResolver } from './resolver.js';
+import { organizationRoutes } from './routes.js';
 import { OrganizationService } from './service.js';
 
-/** No API of its own: operators create organizations (CLI, first-run bootstrap). */
+/** Operators create organizations (CLI, first-run bootstrap); its members read it and its admins change its settings. */
 export const organizationModule = defineModule({
-  resolvers: [],
-  routes: [],
+  resolvers: [OrganizationResolver],
+  routes: organizationRoutes,
   services: { organizations: (deps) => new OrganizationService(deps) },
 });

@@ -1,14 +1,22 @@
 // Organizations (tenants) and their first admin user. Only operators create
-// them (CLI, first-run bootstrap); no API credential reaches this service.
+// them (CLI, first-run bootstrap). A credential reads its own organization, and
+// an admin changes its settings (name, time zone, working week).
 import { z } from 'zod';
+import type { Principal } from '../../../auth/principal.js';
 import { hashPassword } from '../../../auth/passwords.js';
 import type { Transaction } from '../../../db/prisma.js';
-import { DomainError } from '../../../errors.js';
+import { DomainError, invalidField, notFound } from '../../../errors.js';
+import { emitEventBy } from '../../../events/emit.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
+import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
-import { uniqueConflict } from '../../kit/records.js';
+import { changedAttributes, changedColumns, uniqueConflict } from '../../kit/records.js';
 import { email, password } from '../../kit/values.js';
+import { updateOrganizationSchema } from './input.js';
+import type { Organization } from './type.js';
+
+const SETTINGS = { id: true, name: true, timeZone: true, workingDays: true } as const;
 
 export const createOrganizationSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200),
@@ -52,6 +60,53 @@ export class OrganizationService {
 
   async exists(id: string): Promise<boolean> {
     return (await this.db.prisma.organization.count({ where: { id } })) > 0;
+  }
+
+  /** The caller's organization: its name, time zone and working week. */
+  async get(principal: Principal): Promise<Organization> {
+    const organization = await this.db.prisma.organization.findUnique({
+      where: { id: principal.organizationId },
+      select: SETTINGS,
+    });
+    if (!organization) throw notFound('Organization');
+    return organization;
+  }
+
+  /**
+   * Changes what is sent (admin: the resolver's scope), with the event
+   * organization.updated and the previous values. `fixed`: the read-only fields
+   * of a REST body (its id), at the organization's own value or a 400.
+   */
+  async update(principal: Principal, input: unknown, fixed?: FixedFields): Promise<Organization> {
+    const patch = parseInput(updateOrganizationSchema, input);
+    if (patch.timeZone !== undefined) patch.timeZone = await this.spelledTimeZone(patch.timeZone);
+    return this.db.prisma.$transaction(async (tx) => {
+      const [before] = await tx.$queryRaw<Organization[]>`
+        select id, name, "timeZone", "workingDays" from "Organization" where id = ${principal.organizationId} for update`;
+      if (!before) throw notFound('Organization');
+      refuseChangedFixed(before, fixed);
+      const data = changedColumns(before, patch);
+      if (Object.keys(data).length === 0) return before;
+      const after = await tx.organization.update({ where: { id: before.id }, data, select: SETTINGS });
+      // What changed, as it was (its updatedAt is not among the organization's public fields).
+      const { updatedAt: _updatedAt, ...previous } = changedAttributes(before, after) as Partial<Organization> & {
+        updatedAt?: unknown;
+      };
+      await emitEventBy(tx, principal, { type: 'organization.updated', object: after, previousAttributes: previous });
+      return after;
+    });
+  }
+
+  /**
+   * The zone as PostgreSQL names it (IANA's spelling: `america/new_york` is
+   * America/New_York): it computes the organization's days, so a name it lacks
+   * is refused here rather than stored.
+   */
+  private async spelledTimeZone(name: string): Promise<string> {
+    const [known] = await this.db.prisma.$queryRaw<{ name: string }[]>`
+      select name from pg_timezone_names where lower(name) = lower(${name}) order by name = ${name} desc limit 1`;
+    if (!known) throw invalidField('timeZone', `${name} is not a time zone this database knows`);
+    return known.name;
   }
 }
 

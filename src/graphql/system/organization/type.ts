@@ -1,12 +1,34 @@
-// The organization as GraphQL shows it to its own members (Viewer.organization):
-// GraphQL only, no REST operation reads it.
-import { Field, ID, ObjectType } from 'type-graphql';
+// The organization as its members see it: GraphQL (`organization`,
+// Viewer.organization), GET and PUT /organization, and the organization.updated
+// event's data.object.
+import { Int, ObjectType } from 'type-graphql';
+import { z } from 'zod';
+import { FIELD_KINDS, Public, type FieldKind } from '../../kit/fields.js';
+
+/** ISO weekdays, 1 Monday .. 7 Sunday (a smallint[] column). */
+const weekdaysKind: FieldKind = {
+  ...FIELD_KINDS.int,
+  graphql: () => [Int],
+  schema: () => z.array(z.int().min(1).max(7)),
+  column: 'SMALLINT[]',
+};
 
 @ObjectType({ simpleResolvers: true, description: 'The organization (tenant) a credential belongs to.' })
 export class Organization {
-  @Field(() => ID)
+  @Public.id()
   id!: string;
 
-  @Field(() => String)
+  @Public.text()
   name!: string;
+
+  @Public.text({
+    description:
+      'IANA time zone of its calendar days (attendance days, notice periods, "today", leave conflicts); default UTC.',
+  })
+  timeZone!: string;
+
+  @Public.of(weekdaysKind, {
+    description: 'Its working week: ISO weekdays, 1 Monday .. 7 Sunday, in order; default [1, 2, 3, 4, 5].',
+  })
+  workingDays!: number[];
 }

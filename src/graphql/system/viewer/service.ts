@@ -13,7 +13,10 @@ export class ViewerService {
   async of(principal: Principal): Promise<Viewer> {
     const { organizationId, userId } = principal;
     const [organization, user] = await Promise.all([
-      this.db.prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true } }),
+      this.db.prisma.organization.findUnique({
+        where: { id: organizationId },
+        select: { id: true, name: true, timeZone: true, workingDays: true },
+      }),
       userId ? this.db.prisma.user.findFirst({ where: { id: userId, organizationId } }) : null,
     ]);
     if (!organization) throw notFound('Organization');

@@ -213,7 +213,7 @@ export const RECORD_LISTS = [
   { path: '/hr/departments', needs: 'hr:read', spec: departments },
   { path: '/hr/attendance', needs: 'hr:read', spec: attendance },
   { path: '/hr/leave-requests', needs: 'hr:read', spec: leaveRequests },
-  { path: '/hr/payroll-runs', needs: 'hr:read', spec: payrollRuns },
+  { path: '/hr/payroll-runs', needs: 'hr:payroll', spec: payrollRuns },
   { path: '/finance/invoices', needs: 'finance:read', spec: invoices },
   { path: '/finance/payments', needs: 'finance:read', spec: payments },
   { path: '/finance/expenses', needs: 'finance:read', spec: expenses },

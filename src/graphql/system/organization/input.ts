@@ -1,0 +1,64 @@
+// What PUT /organization and updateOrganization take: each setting optional
+// (partial), none clearable; the rules here are the only ones.
+import { Field, InputType, Int } from 'type-graphql';
+import { z } from 'zod';
+import { text } from '../../kit/values.js';
+
+/**
+ * Whether Intl knows the zone: any IANA name or link, in any case (Asia/Kolkata
+ * as well as Asia/Calcutta; Intl.supportedValuesOf lists only CLDR's canonical
+ * names, which leave out many that people use). Offsets (+01:00) are not zones.
+ */
+function knownToIntl(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name; the service stores it as the database spells it (service.ts). */
+export const timeZone = z
+  .string('must be an IANA time zone name, e.g. Europe/Paris')
+  .trim()
+  .max(100, 'must be an IANA time zone name, e.g. Europe/Paris')
+  .refine(knownToIntl, 'must be an IANA time zone name, e.g. Europe/Paris');
+
+export const workingDays = z
+  .array(
+    z
+      .int('must hold ISO weekdays, 1 Monday to 7 Sunday')
+      .min(1, 'must hold ISO weekdays, 1 Monday to 7 Sunday')
+      .max(7, 'must hold ISO weekdays, 1 Monday to 7 Sunday'),
+    'must be an array of ISO weekdays',
+  )
+  .min(1, 'must name at least one working day')
+  .refine((days) => new Set(days).size === days.length, 'must not name a day twice')
+  .transform((days) => [...days].sort((a, b) => a - b))
+  .meta({ uniqueItems: true });
+
+export const updateOrganizationSchema = z.strictObject({
+  name: text(200).optional().describe('What the organization is called.'),
+  timeZone: timeZone
+    .optional()
+    .describe('An IANA time zone name (Europe/Paris, America/New_York, UTC): where its days begin and end.'),
+  workingDays: workingDays
+    .optional()
+    .describe('Its working week: distinct ISO weekdays, 1 Monday .. 7 Sunday; at least one.'),
+});
+
+export type UpdateOrganization = z.output<typeof updateOrganizationSchema>;
+
+@InputType('UpdateOrganizationInput', { description: 'The settings to change; omitted ones are kept.' })
+export class UpdateOrganizationInput {
+  @Field(() => String, { nullable: true })
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: 'An IANA time zone name.' })
+  timeZone?: string;
+
+  @Field(() => [Int], { nullable: true, description: 'Distinct ISO weekdays, 1 Monday .. 7 Sunday.' })
+  workingDays?: number[];
+}

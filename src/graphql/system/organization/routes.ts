@@ -1,0 +1,38 @@
+import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
+import { route } from '../../kit/routes.js';
+import { updateOrganizationSchema } from './input.js';
+import { Organization } from './type.js';
+
+const tag = 'Organization';
+const fields = selectionOf(Organization);
+
+export const organizationRoutes = [
+  route({
+    method: 'get',
+    path: '/organization',
+    tag,
+    summary: 'Get the organization',
+    operationId: 'getOrganization',
+    description:
+      "The caller's organization: its name, time zone (IANA) and working week (ISO weekdays). Any credential.",
+    operation: `query { organization { ${fields} } }`,
+    variables: () => ({}),
+    status: 200,
+    response: responseSchemaOf(Organization),
+  }),
+  route({
+    method: 'put',
+    path: '/organization',
+    tag,
+    summary: 'Update the organization',
+    description:
+      'Partial: `name`, `timeZone` (an IANA name such as Europe/Paris; where its days begin and end: attendance days, ' +
+      'notice periods, "today") and `workingDays` (distinct ISO weekdays, 1 Monday .. 7 Sunday: what a leave ' +
+      "request's `days` count). Admin only. Emits `organization.updated` with previousAttributes.",
+    operation: `mutation ($input: UpdateOrganizationInput!) { updateOrganization(input: $input) { ${fields} } }`,
+    body: updateOrganizationSchema,
+    variables: ({ body }) => ({ input: body }),
+    status: 200,
+    response: responseSchemaOf(Organization),
+  }),
+];

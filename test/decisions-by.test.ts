@@ -61,9 +61,17 @@ beforeAll(async () => {
   bobToken = (await obtainTokens(server, app, bobUser, { scope: SCOPES.join(' ') })).access_token;
 });
 
+/** The n-th working day (Monday to Friday) from Tuesday 1 September 2026: each request a day of its own. */
+function workingDay(n: number): string {
+  const date = new Date(Date.UTC(2026, 8, 1));
+  for (let left = n; ; date.setUTCDate(date.getUTCDate() + 1)) {
+    const weekday = date.getUTCDay();
+    if (weekday !== 0 && weekday !== 6 && --left < 0) return date.toISOString().slice(0, 10);
+  }
+}
+
 async function leave(employee: Body): Promise<Body> {
-  const n = ++counter;
-  const day = `2026-09-${String((n % 28) + 1).padStart(2, '0')}`;
+  const day = workingDay(++counter);
   const res = await server.rest('POST', '/v1/hr/leave-requests', {
     key: admin,
     body: { employeeId: employee.id, type: 'vacation', from: day, to: day },

@@ -123,7 +123,13 @@ const PARAMETERS: Record<string, (path: string) => Promise<string>> = {
   // An employee with a payslip in the run: one hired (with a salary) and the run recalculated.
   '/hr/payroll-runs/{id}/payslips': async (path) => {
     const run = path.slice(0, path.lastIndexOf('/payslips'));
-    const employee = await create('/hr/employees', '/hr/employees');
+    // The declared example sets no salary (that needs hr:payroll besides the area's scopes): given here.
+    const hired = await server.rest('POST', '/v1/hr/employees', {
+      key: admin,
+      body: { ...(await bodyOf(declaredAt('/hr/employees')!)), salary: 9_000_000, currency: 'USD' },
+    });
+    expect(hired.status, hired.text).toBe(201);
+    const employee = hired.body as Body;
     const recalculated = await server.rest('POST', `/v1${run}/recalculate`, { key: admin });
     expect(recalculated.status, recalculated.text).toBe(200);
     expect(recalculated.body.items.map((item: Body) => item.employeeId)).toContain(employee.id);
@@ -299,10 +305,13 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
   // A compensation record moved onto the day of another of the employee's; a pay component onto another's days.
   updateCompensation: async () => {
     const first = await create('/hr/compensation', '/hr/compensation');
-    const { data } = (await server.rest('GET', `/v1/hr/employees/${first.employeeId}/compensation`, { key: admin }))
-      .body;
-    const hire = data.find((record: Body) => record.id !== first.id);
-    return via('PUT', `/hr/compensation/${first.id}`, { key: admin, body: { effectiveFrom: hire.effectiveFrom } });
+    // Another of the employee's, on another day (the example's employee is hired without a salary).
+    const other = await server.rest('POST', '/v1/hr/compensation', {
+      key: admin,
+      body: { employeeId: first.employeeId, salary: 9_000_000, currency: first.currency, effectiveFrom: '2019-06-01' },
+    });
+    expect(other.status, other.text).toBe(201);
+    return via('PUT', `/hr/compensation/${first.id}`, { key: admin, body: { effectiveFrom: '2019-06-01' } });
   },
   updatePayComponent: async () => {
     const first = await create('/hr/pay-components', '/hr/pay-components');

@@ -546,6 +546,7 @@ describe('server metadata (RFC 8414)', () => {
       'crm:write',
       'hr:read',
       'hr:write',
+      'hr:payroll',
       'finance:read',
       'finance:write',
       'admin',

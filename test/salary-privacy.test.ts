@@ -8,6 +8,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
+import { authorizeUrl, Browser, createApp, createUser } from './support/oauth.js';
 import { eventually, sleep, useReceivers, useWorker } from './support/receiver.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
@@ -264,6 +265,30 @@ describe('events', () => {
         scopes: ['hr:read', 'hr:payroll'],
       }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN', field: 'scopes' });
+  });
+});
+
+describe('the scope itself', () => {
+  it('is offered on the consent page with its description, and in the OAuth metadata', async () => {
+    const app = await createApp(server, org.id, { scopes: ['hr:read', 'hr:payroll'] });
+    const user = await createUser(server, org.id);
+    const browser = new Browser(server.url);
+    const url = authorizeUrl({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      response_type: 'code',
+      scope: 'hr:read hr:payroll',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    });
+    const signIn = await browser.signIn(await browser.get(url), user);
+    expect(signIn.status, signIn.html).toBe(303);
+    const consent = await browser.get(signIn.location!);
+    expect(consent.status, consent.html).toBe(200);
+    expect(consent.html).toContain('Read and change salaries, compensation, pay components and payroll runs.');
+    expect(consent.html).toContain('<code>hr:payroll</code>');
+    const metadata = await server.rest('GET', '/.well-known/oauth-authorization-server');
+    expect(metadata.body.scopes_supported).toContain('hr:payroll');
   });
 });
 

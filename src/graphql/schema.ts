@@ -15,7 +15,7 @@ export function getSchema(): Promise<GraphQLSchema> {
     authChecker,
     // Validation is done by the services' zod schemas, not class-validator.
     validate: false,
-    // A field declared with a scope (a salary) is null for callers without it.
+    // A scoped field with a resolver of its own answers null without its scope (kit/field-scopes.ts).
   }).then(guardScopedFields);
   return schema;
 }

@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import { DomainError } from '../errors.js';
 import { createContext, type Context } from '../graphql/context.js';
 import { graphQLErrorFormatter } from '../graphql/errors.js';
+import { scopedFieldResolver } from '../graphql/kit/field-scopes.js';
 import type { Services } from '../graphql/modules.js';
 import type { Logger } from '../logger.js';
 import { authenticate, RequestRefused, type AuthLocals, type ResolveCredential } from './authenticate.js';
@@ -40,6 +41,8 @@ export async function createGraphQLHttp(
   const formatError = graphQLErrorFormatter((cause) => logger.error({ err: cause }, 'graphql operation failed'));
   const apollo = new ApolloServer<Context>({
     schema,
+    // A field declared with a scope (a salary) is null for callers without it (kit/field-scopes.ts).
+    fieldResolver: scopedFieldResolver,
     // The service stops Apollo in its own shutdown order (src/main.ts).
     stopOnTerminationSignals: false,
     formatError,

@@ -710,8 +710,11 @@ describe('runs', () => {
 });
 
 describe('a whole month, to the cent', () => {
-  it('a joiner, a leaver with notice, a raise on the 16th, unpaid leave and a pension: every payslip by hand', async () => {
+  it('a joiner, a leaver with notice, a raise on the 16th, unpaid leave, a pension and a holiday: every payslip by hand', async () => {
     const { employee, run, ok, leave } = await payrollOrg();
+    // The company's calendar: Friday 18 June 2027 is a holiday; vacation is 20 days a year.
+    await ok('POST', '/hr/holidays', { date: '2027-06-18', name: 'Founders day' });
+    await ok('POST', '/hr/leave-policies', { type: 'vacation', daysPerYear: 20, accrual: 'yearly', carryOverDays: 0 });
     // June 2027: 30 days.
     const steady = await employee({ salary: 6_000_000, currency: USD, startDate: '2020-01-01' });
     const joiner = await employee({ salary: 4_800_000, currency: USD, startDate: '2027-06-07' });
@@ -724,6 +727,9 @@ describe('a whole month, to the cent', () => {
       effectiveFrom: '2027-06-16',
     });
     await leave(joiner.id, 'unpaid', '2027-06-21', '2027-06-22', 'approve'); // Monday, Tuesday
+    // Thursday 17 to Monday 21: Friday is the holiday, then the weekend, so 2 working days of paid vacation.
+    const vacation = await leave(steady.id, 'vacation', '2027-06-17', '2027-06-21', 'approve');
+    expect(vacation.days).toBe(2);
     for (const member of [steady, joiner, leaver]) {
       await ok('POST', '/hr/pay-components', {
         employeeId: member.id,
@@ -747,5 +753,14 @@ describe('a whole month, to the cent', () => {
     // Leaver to the 11th: 300,000 × 11/30 = 110,000; pension 5,500; net 104,500.
     expect(summary(leaver.id)).toEqual([110_000, 5_500, 104_500, [110_000, 5_500]]);
     expect(itemOf(june, joiner.id).basis).toMatchObject({ daysPaid: 22, daysInPeriod: 30 });
+    // The leaver is still under notice (active until the 11th ends) and paid to the 11th only.
+    expect(await ok('GET', `/hr/employees/${leaver.id}`)).toMatchObject({ status: 'active', endDate: '2027-06-11' });
+    // Paid vacation takes nothing off the pay (above) and 2 days off the 20 of 2027.
+    const balances = await ok('GET', `/hr/employees/${steady.id}/leave-balances?date=2027-06-30`);
+    expect(balances.data.find((row: Body) => row.type === 'vacation')).toMatchObject({
+      entitledDays: 20,
+      takenDays: 2,
+      remainingDays: 18,
+    });
   });
 });

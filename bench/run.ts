@@ -61,6 +61,7 @@ const DEALS = 10_000;
 const EMPLOYEES = 10_000;
 /** A large organization's departments: the employees are spread over them. */
 const DEPARTMENTS = 200;
+const HOLIDAYS = 520;
 const INVOICES = 10_000;
 /** What the bench's keys may do: every area it measures. */
 const SCOPES = ['crm:read', 'crm:write', 'hr:read', 'hr:write', 'hr:payroll', 'finance:read', 'finance:write'] as const;
@@ -146,6 +147,7 @@ const ALL_SCENARIOS: Scenario[] = [
     cpuTarget: 2,
   },
   { name: 'GET departments list', method: 'GET', path: '/v1/hr/departments?page=1&limit=50', cpuTarget: 1.5 },
+  { name: 'GET holidays list', method: 'GET', path: '/v1/hr/holidays?page=1&limit=50', cpuTarget: 1.5 },
   {
     name: 'POST department create',
     method: 'POST',
@@ -203,6 +205,14 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
               lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t,
               lateral (select (array['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'])[1 + i % 6] as stage) as s`,
         [organization.id, DEALS, CONTACTS],
+      );
+      // Ten years of an organization's holidays, one a week or so.
+      await client.query(
+        `insert into "Holiday" (id, "organizationId", date, name, "createdAt", "updatedAt")
+         select 'hol_seed' || lpad(i::text, 22, '0'), $1, date '2020-01-01' + i * 7, 'Holiday ' || i, at, at
+         from generate_series(1, $2::int) as i,
+              lateral (select timestamptz '2024-01-01 00:00:00Z' + i * interval '1 minute' as at) as t`,
+        [organization.id, HOLIDAYS],
       );
       await client.query(
         `insert into "Department" (id, "organizationId", name, code, "createdAt", "updatedAt")

@@ -52,6 +52,8 @@ const employeeColumns = (salary: string, currency: string) => `id, "firstName", 
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const DEPARTMENT_COLUMNS = `id, name, code, "managerId", "parentId",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+const HOLIDAY_COLUMNS = `id, to_char(date, 'YYYY-MM-DD') as date, name,
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const EMPLOYEE_COLUMNS = employeeColumns(currentPay('c.salary::float8'), currentPay('c.currency'));
 
 const COMPENSATION_COLUMNS = `id, "employeeId", salary::float8 as salary, currency,
@@ -129,6 +131,7 @@ export const LISTS: Record<string, ListSource> = {
   '/v1/crm/deals': { table: 'Deal', columns: DEAL_COLUMNS, scope: 'crm:read' },
   '/v1/hr/employees': { table: 'Employee', columns: EMPLOYEE_COLUMNS, scope: 'hr:read' },
   '/v1/hr/departments': { table: 'Department', columns: DEPARTMENT_COLUMNS, scope: 'hr:read' },
+  '/v1/hr/holidays': { table: 'Holiday', columns: HOLIDAY_COLUMNS, scope: 'hr:read' },
   '/v1/hr/compensation': { table: 'Compensation', columns: COMPENSATION_COLUMNS, scope: 'hr:payroll' },
   '/v1/hr/pay-components': { table: 'PayComponent', columns: PAY_COMPONENT_COLUMNS, scope: 'hr:payroll' },
   '/v1/finance/invoices': { table: 'Invoice', columns: INVOICE_COLUMNS, scope: 'finance:read' },

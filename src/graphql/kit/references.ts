@@ -3,6 +3,8 @@
 // of a written id (the target's table, id prefix and noun), the relation field
 // (`Deal.contact`) and its inverse on the target (`Contact.deals(page, limit)`);
 // the object form overrides those GraphQL names and descriptions.
+import { invalidField } from '../../errors.js';
+import type { RuleContext } from './lifecycle.js';
 import type { Resource } from './resource.js';
 
 /** A defined resource (`contacts`), or 'self' for a record of the resource being declared (a manager). */
@@ -28,6 +30,12 @@ export interface ReferenceOptions {
    * false: none.
    */
   inverse?: false | { name?: string; description?: string };
+  /**
+   * For a 'self' reference (a manager, a parent department): a change that would
+   * make a cycle (the record itself, or one that names it however indirectly) is
+   * a 400 naming the field with these words.
+   */
+  acyclic?: string;
 }
 
 export type ReferenceDeclaration = ReferenceTarget | ReferenceOptions;
@@ -41,6 +49,8 @@ export interface Reference {
   description?: string;
   /** The page of referring records on the target (`Contact.deals`); none: the target does not list them. */
   inverse?: { name: string; description: string };
+  /** For a 'self' reference: the words of the 400 when a change would make a cycle. */
+  acyclic?: string;
 }
 
 /** 'leaveRequests' -> 'leave requests': a GraphQL name as the words of a message. */
@@ -50,6 +60,9 @@ function completeReference(source: Resource, field: string, declared: ReferenceD
   const options: ReferenceOptions =
     typeof declared === 'object' && 'target' in declared ? declared : { target: declared };
   const target = options.target === 'self' ? source : options.target.resource;
+  if (options.acyclic && options.target !== 'self') {
+    throw new Error(`${source.type.name}.${field}: only a 'self' reference can be acyclic`);
+  }
   const name = options.name ?? (field.endsWith('Id') ? field.slice(0, -2) : undefined);
   if (!name) throw new Error(`${source.type.name}.${field}: a reference not named <thing>Id needs its relation's name`);
   const inverse = options.inverse ?? {};
@@ -58,6 +71,7 @@ function completeReference(source: Resource, field: string, declared: ReferenceD
     onDelete: options.onDelete ?? 'restrict',
     name,
     description: options.description,
+    acyclic: options.acyclic,
     inverse:
       inverse === false
         ? undefined
@@ -76,4 +90,29 @@ export function completeReferences(
   return Object.fromEntries(
     Object.entries(declared ?? {}).map(([field, reference]) => [field, completeReference(source, field, reference!)]),
   );
+}
+
+/**
+ * 400 naming the field when a changed 'self' reference declared acyclic would
+ * name the record itself or one that names it however indirectly (the chain
+ * walked up from the new value in one recursive query).
+ */
+export async function refuseCycles(
+  rules: Pick<RuleContext, 'organizationId' | 'query'>,
+  source: Resource,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  for (const [field, reference] of Object.entries(source.references)) {
+    const next = changes[field];
+    if (!reference.acyclic || typeof next !== 'string') continue;
+    const cycle = await rules.query(
+      `with recursive chain(id, up) as (
+         select id, "${field}" from "${source.table}" where id = $1 and "organizationId" = $3
+         union select t.id, t."${field}" from "${source.table}" t join chain on t.id = chain.up)
+       select 1 from chain where id = $2 limit 1`,
+      [next, id, rules.organizationId],
+    );
+    if (cycle.length) throw invalidField(field, reference.acyclic);
+  }
 }

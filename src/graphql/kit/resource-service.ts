@@ -17,6 +17,7 @@ import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
+import { refuseCycles } from './references.js';
 import { requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 import {
@@ -199,6 +200,7 @@ export class ResourceService<T extends { id: string }> {
         resource.rules?.check?.({ ...before, ...changes });
         const rules = ruleContextOf(client, principal);
         await this.requireReferences(rules, changes);
+        await refuseCycles(rules, resource as Resource, id, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
         if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;

@@ -7,7 +7,7 @@
 // the other first. Its foreign key (ON DELETE SET NULL) is in the migration and
 // its relation fields in ./manager.ts.
 import { event } from '../../../events/event.js';
-import { DomainError, invalidField } from '../../../errors.js';
+import { invalidField } from '../../../errors.js';
 import { isWellFormedIdWith } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
@@ -45,6 +45,7 @@ export const departments = defineResource({
       name: 'parent',
       description: 'The department it is part of.',
       inverse: { name: 'subDepartments', description: 'The departments part of this one, oldest first.' },
+      acyclic: 'must not be the department or one of its sub-departments',
     },
   },
   events: {
@@ -62,25 +63,8 @@ export const departments = defineResource({
     async create({ managerId }, rules) {
       await requireEmployee(rules, managerId);
     },
-    async update({ before, changes }, rules) {
+    async update({ changes }, rules) {
       await requireEmployee(rules, changes.managerId);
-      const parentId = changes.parentId as string | null | undefined;
-      if (!parentId) return;
-      // The new parent must not be this department, nor part of it however deeply.
-      const cycle = await rules.query(
-        `with recursive chain(id, "parentId") as (
-           select id, "parentId" from "Department" where id = $1 and "organizationId" = $3
-           union select d.id, d."parentId" from "Department" d join chain on d.id = chain."parentId")
-         select 1 from chain where id = $2 limit 1`,
-        [parentId, before.id, rules.organizationId],
-      );
-      if (cycle.length) {
-        throw new DomainError(
-          'VALIDATION_ERROR',
-          "'parentId': must not be the department or one of its sub-departments",
-          'parentId',
-        );
-      }
     },
   },
   examples: {

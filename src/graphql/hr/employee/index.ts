@@ -1,6 +1,6 @@
 // Employees, declared once (see kit/resource.ts). Particular to them: a salary
 // needs its currency, a manager is another employee of the organization with
-// no cycle through this one, and termination ends on a day not before the start.
+// no cycle through this one (its reference is acyclic), and termination ends on a day not before the start.
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { defineResource } from '../../kit/define-resource.js';
@@ -26,6 +26,7 @@ export const employees = defineResource({
       target: 'self',
       onDelete: 'set null',
       inverse: { name: 'reports', description: "The employee's direct reports, oldest first." },
+      acyclic: 'must not be the employee or someone who reports to them',
     },
     // Deleting a department with employees is a 409 (docs/decisions.md, Departments).
     departmentId: {
@@ -121,23 +122,6 @@ export const employees = defineResource({
         await moveHireCompensation(rules, before.id, before.startDate, changes.startDate as string | null);
       }
       await recordCompensationChange(rules, before, changes);
-      const managerId = changes.managerId as string | null | undefined;
-      if (!managerId) return;
-      // The new manager must not be this employee, nor report to it however indirectly.
-      const cycle = await rules.query(
-        `with recursive chain(id, "managerId") as (
-           select id, "managerId" from "Employee" where id = $1 and "organizationId" = $3
-           union select e.id, e."managerId" from "Employee" e join chain on e.id = chain."managerId")
-         select 1 from chain where id = $2 limit 1`,
-        [managerId, before.id, rules.organizationId],
-      );
-      if (cycle.length) {
-        throw new DomainError(
-          'VALIDATION_ERROR',
-          "'managerId': must not be the employee or someone who reports to them",
-          'managerId',
-        );
-      }
     },
   },
   // No salary: setting one needs hr:payroll besides the area's scopes (the suites' keys hold those alone).

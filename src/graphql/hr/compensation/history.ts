@@ -15,12 +15,13 @@ import { route } from '../../kit/routes.js';
 import { Requires } from '../../kit/scope.js';
 import { namedStatement } from '../../kit/statements.js';
 import { Compensation, CompensationHistory } from './type.js';
+import { employees } from '../employee/index.js';
 
 export class CompensationHistoryService {
   constructor(private readonly db: ServiceDependencies) {}
 
   async of(principal: Principal, employeeId: string): Promise<CompensationHistory> {
-    requireWellFormedId('emp', 'Employee', employeeId);
+    requireWellFormedId(employees.resource.idPrefix, 'Employee', employeeId);
     const text = `select e.id, coalesce((select jsonb_agg(to_jsonb(c) order by c."effectiveFrom" asc nulls first)
         from (select ${sqlSelectOf(Compensation, 'Compensation')} from "Compensation"
               where "Compensation"."employeeId" = e.id) c), '[]'::jsonb) as data

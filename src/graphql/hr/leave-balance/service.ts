@@ -13,6 +13,7 @@ import type { Period } from '../leave-request/employment.js';
 import { POLICY_TYPES, type PolicyType } from '../leave-policy/type.js';
 import { balanceOf, daysByYear, yearOf, type Balance, type BalanceInput, type PolicyTerms } from './balance.js';
 import type { LeaveBalance, LeaveBalanceList } from './type.js';
+import { employees } from '../employee/index.js';
 
 type Query = Pick<RuleContext, 'organizationId' | 'query'>;
 
@@ -103,7 +104,7 @@ export class LeaveBalanceService {
 
   /** The employee's balances of `date`'s year (default today in the organization's time zone), as of that date. */
   async balances(principal: Principal, employeeId: string, date?: string | null): Promise<LeaveBalanceList> {
-    requireWellFormedId('emp', 'Employee', employeeId);
+    requireWellFormedId(employees.resource.idPrefix, 'Employee', employeeId);
     const db: Query = {
       organizationId: principal.organizationId,
       query: async (text, values) => (await this.db.pool.query(text, values)).rows,

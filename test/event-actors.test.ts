@@ -11,14 +11,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import '../src/graphql/modules.js';
 import { declaredResources } from '../src/graphql/kit/declared.js';
-import { raisedEvents, type Resource } from '../src/graphql/kit/resource.js';
+import { actionsOf, raisedEvents, type Resource } from '../src/graphql/kit/resource.js';
 import { eventSubjects } from '../src/graphql/system/event/payloads.js';
 import { cataloguedEvent, EVENT_TYPES } from '../src/events/catalogue.js';
 import type { EventType } from '../src/events/event.js';
 import { withEventTable } from '../src/events/readme-table.js';
 import { SYSTEM_EVENTS } from '../src/events/system-events.js';
 import { tokenFor } from '../src/oauth/session/csrf.js';
-import { createBody, declared, stepOf, stepsBefore } from './support/examples.js';
+import { actionBody, createBody, declared, stepOf, stepsBefore, type RecordMaker } from './support/examples.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { createApp, createKeyWithSecret, createUser, obtainTokens, tokenRequest } from './support/oauth.js';
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
@@ -85,7 +85,7 @@ describe('the event catalogue and the declarations', () => {
       if (resource.input) expect(resource.events?.created, `${name} create`).toBeDefined();
       if (resource.operations.update) expect(resource.events?.updated, `${name} PUT`).toBeDefined();
       if (resource.operations.delete) expect(resource.events?.deleted, `${name} DELETE`).toBeDefined();
-      for (const [action, spec] of Object.entries(resource.lifecycle?.actions ?? {})) {
+      for (const [action, spec] of Object.entries(actionsOf(resource))) {
         expect(spec.event, `${name}.${action}`).toBeDefined();
       }
       for (const declared of raisedEvents(resource)) {
@@ -471,9 +471,10 @@ describe('the OpenAPI document types each event', () => {
 // nothing sends, and so is a system event no service raises.
 describe('every declared resource, driven by its examples, raises its events made by the API key', () => {
   let n = 1000;
-  const maker = {
+  const maker: RecordMaker = {
     next: () => ++n,
     make: (resource: Resource, body: Record<string, unknown>) => send('POST', resource.fullPath, body),
+    act: async (resource, id, step) => void (await send('POST', `${resource.fullPath}/${id}/${step.path}`, step.body)),
   };
   const create = async (resource: Resource) =>
     (await send('POST', resource.fullPath, await createBody(resource, maker.next(), maker))) as { id: string };
@@ -485,18 +486,18 @@ describe('every declared resource, driven by its examples, raises its events mad
   };
 
   it.each(declared().map((resource) => [resource.fullPath, resource] as const))('%s', async (_path, resource) => {
-    const { events, lifecycle, operations, examples } = resource;
+    const { events, operations, examples } = resource;
     const record = await create(resource);
     if (events?.created) expect(await latestEvent(record.id)).toBe(events.created.type);
     if (operations.update && examples?.update) {
       await send('PUT', `${resource.fullPath}/${record.id}`, examples.update);
       expect(raisedEvents(resource).map((event) => event.type)).toContain(await latestEvent(record.id));
     }
-    for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
+    for (const [name, action] of Object.entries(actionsOf(resource))) {
       const acted = await create(resource);
-      for (const step of [...stepsBefore(resource, name)!, stepOf(resource, name)]) {
-        await send('POST', `${resource.fullPath}/${acted.id}/${step.path}`, step.body);
-      }
+      for (const step of stepsBefore(resource, name)!) await maker.act(resource, acted.id, step);
+      const body = await actionBody(resource, name, maker);
+      await send('POST', `${resource.fullPath}/${acted.id}/${stepOf(resource, name).path}`, body);
       expect(await latestEvent(acted.id), name).toBe(action.event.type);
     }
     if (operations.delete) {

@@ -8,6 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { actionPath } from '../src/graphql/kit/lifecycle.js';
 import { requiredReferences } from '../src/graphql/kit/examples.js';
+import { actionsOf } from '../src/graphql/kit/resource.js';
 import { isWellFormedIdWith } from '../src/ids.js';
 import { declared, referencedResource } from './support/examples.js';
 import { useServer } from './support/fixtures.js';
@@ -188,10 +189,7 @@ describe('GET /v1/openapi.json', () => {
           return [
             [path, resource.input ? ['get', 'post'] : ['get']],
             [`${path}/{id}`, byId],
-            ...Object.keys(resource.lifecycle?.actions ?? {}).map((name) => [
-              `${path}/{id}/${actionPath(name)}`,
-              ['post'],
-            ]),
+            ...Object.keys(actionsOf(resource)).map((name) => [`${path}/{id}/${actionPath(name)}`, ['post']]),
           ];
         }),
     );

@@ -61,9 +61,9 @@ async function applyToInvoice(
   await moveInvoiceBalance(rules, invoice, { paid: amount });
 }
 
-/** The transaction's time (that of updatedAt) as the API writes timestamps. */
+/** The transaction's time as updatedAt stores it (to the millisecond), written as the API writes timestamps. */
 async function transactionTime(rules: RuleContext): Promise<string> {
-  const [row] = await rules.query<{ now: string }>(`select ${isoTimestamp('now()')} as now`, []);
+  const [row] = await rules.query<{ now: string }>(`select ${isoTimestamp('now()::timestamptz(3)')} as now`, []);
   return row!.now;
 }
 

@@ -167,7 +167,7 @@ describe('every change of a declared resource raises its event, made by the API 
     expect(dealEvents[5]!.data.object).toEqual(closed);
   });
 
-  it('finance: invoices opened, voided, edited and paid; payments; expenses through their lifecycle', async () => {
+  it('finance: invoices opened, voided, edited and paid; payments, refunded and allocated; credit notes; expenses through their lifecycle', async () => {
     const contact = await send('POST', '/crm/contacts', { email: 'payer@example.test' });
     const lines = [{ description: 'Consulting', quantity: 1, unitAmount: 10000 }];
     const voided = await send('POST', '/finance/invoices', { contactId: contact.id, currency: 'EUR', lines });
@@ -195,6 +195,30 @@ describe('every change of a declared resource raises its event, made by the API 
     expect(voidedEvents[3]!.data.object).toMatchObject({ status: 'void' });
     await expectHistory(paid.id, ['invoice.created', 'invoice.opened', 'invoice.paid']);
     await expectHistory(payment.id, ['payment.received']);
+
+    // Corrections: a credit note on the paid invoice, a refund that reopens it, an unallocated payment that settles it.
+    const note = await send('POST', '/finance/credit-notes', { invoiceId: paid.id, reason: 'Returned', amount: 1000 });
+    await send('PUT', `/finance/credit-notes/${note.id}`, { reason: 'Returned goods' });
+    await send('POST', `/finance/credit-notes/${note.id}/issue`);
+    const dropped = await send('POST', '/finance/credit-notes', { invoiceId: paid.id, reason: 'Typo', amount: 1 });
+    expect((await server.rest('DELETE', `/v1/finance/credit-notes/${dropped.id}`, { key: admin.key })).status).toBe(
+      204,
+    );
+    await send('POST', `/finance/payments/${payment.id}/refund`, { amount: 2000, reason: 'Goodwill' });
+    const loose = await send('POST', '/finance/payments', { amount: 1000, currency: 'EUR', method: 'cash' });
+    await send('POST', `/finance/payments/${loose.id}/allocate`, { invoiceId: paid.id });
+    const corrected = await expectHistory(paid.id, [
+      'invoice.created',
+      'invoice.opened',
+      'invoice.paid',
+      'invoice.reopened',
+      'invoice.paid',
+    ]);
+    expect(corrected[3]!.data.object).toMatchObject({ status: 'open', amountPaid: 8000, amountCredited: 1000 });
+    await expectHistory(payment.id, ['payment.received', 'payment.refunded']);
+    await expectHistory(loose.id, ['payment.received', 'payment.allocated']);
+    await expectHistory(note.id, ['credit_note.created', 'credit_note.updated', 'credit_note.issued']);
+    await expectHistory(dropped.id, ['credit_note.created', 'credit_note.deleted']);
 
     const employee = await send('POST', '/hr/employees', {
       firstName: 'Ada',

@@ -115,6 +115,8 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/invoices/{id}/void': ['post'],
   '/finance/payments': ['get', 'post'],
   '/finance/payments/{id}': ['get'],
+  '/finance/payments/{id}/allocate': ['post'],
+  '/finance/payments/{id}/refund': ['post'],
   '/openapi.json': ['get'],
   '/organization': ['get', 'put'],
   '/oauth-apps': ['get', 'post'],

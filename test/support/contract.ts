@@ -283,11 +283,14 @@ export function contractOf(resource: Resource, makerFor: (key: string) => Record
     },
     update: resource.operations.update ? { body: examples.update!, event: updateEvent?.type ?? null } : null,
     delete: resource.operations.delete,
-    unique: Object.entries(resource.unique ?? {}).map(([field, message]) => ({
-      field,
-      message,
-      updatable: resource.operations.update && uniqueFieldsOf(resource, 'update').includes(field),
-    })),
+    // Those a create may give: a number the service alone assigns (a credit note's, when issued) cannot be taken.
+    unique: Object.entries(resource.unique ?? {})
+      .filter(([field]) => uniqueFieldsOf(resource, 'create').includes(field))
+      .map(([field, message]) => ({
+        field,
+        message,
+        updatable: resource.operations.update && uniqueFieldsOf(resource, 'update').includes(field),
+      })),
     actions: actionsOfNew(resource).map(({ name, path, body }) => ({
       name: path,
       status: actionsOf(resource)[name]!.status ?? 200,

@@ -1,7 +1,7 @@
 // The plain shape a finance document is printed from (render.ts), and how an
 // invoice and a credit note, as their REST/GraphQL answers show them, become
 // one. Fields that other parts of finance add (taxes, discounts, credits,
-// terms: docs/finance-shape in the issue) are optional here: printed when the
+// terms: issue 26) are optional here, under their wire names: printed when the
 // record carries them, left out when it does not.
 
 /** A tax on a line or, summed per rate, on the document. */

@@ -53,6 +53,8 @@ interface DocumentRouteOptions<R> {
   /** The record's type: the same selection as its JSON answer. */
   type: PublicType;
   noun: string;
+  /** Its first number, for the file name the description shows: INV-000001. */
+  firstNumber: string;
   /** The record as read -> the document printed. */
   document(ctx: Context, record: R): Promise<FinanceDocument>;
 }
@@ -64,12 +66,12 @@ export function documentRoute<R extends { number: string }>(options: DocumentRou
     method: 'get',
     path: options.path,
     tag: options.tag,
-    summary: `Download a ${options.noun} as PDF`,
+    summary: `Download ${/^[aeiou]/.test(options.noun) ? 'an' : 'a'} ${options.noun} as a PDF`,
     operationId: `get${upper}Pdf`,
     description:
       `The ${options.noun} as a PDF document to send (A4, fonts embedded): the organization's name, address and tax ` +
       'id, the contact, the dates, the lines with their discounts and taxes, the totals per tax rate and what is ' +
-      `due. With a Content-Disposition naming it after its number (${options.noun === 'invoice' ? 'INV-000001' : 'CN-000001'}.pdf).`,
+      `due. With a Content-Disposition naming it after its number (${options.firstNumber}.pdf).`,
     operation: `query ($id: ID!) { ${options.query}(id: $id) { ${selectionOf(options.type)} } }`,
     variables: ({ params }) => ({ id: params.id }),
     status: 200,
@@ -94,16 +96,11 @@ export const invoicePdfRoute = documentRoute<InvoiceRecord & { contactId: string
   query: 'invoice',
   type: Invoice,
   noun: 'invoice',
+  firstNumber: 'INV-000001',
   document: async (ctx, invoice) => invoiceDocument(invoice, await partiesOf(ctx, invoice.contactId)),
 });
 
-/**
- * The credit note's document: its invoice's number read through the invoices
- * service. For the lead, once credit notes are on main, in the credit note
- * module's routes (or this module's):
- * `documentRoute({ path: '/finance/credit-notes/:id/pdf', tag: AREAS.finance.tag, query: 'creditNote',
- *   type: CreditNote, noun: 'credit note', document: creditNoteDocumentOf })`.
- */
+/** The credit note's document: its invoice's number read through the invoices service. */
 export async function creditNoteDocumentOf(
   ctx: Context,
   creditNote: CreditNoteRecord & { contactId: string; invoiceId: string },
@@ -115,3 +112,18 @@ export async function creditNoteDocumentOf(
   ]);
   return creditNoteDocument(creditNote, { ...parties, invoiceNumber: invoice?.number ?? null });
 }
+
+/**
+ * GET /finance/credit-notes/:id/pdf, over the `creditNote` query and its type
+ * (CreditNote): to be listed in this module's routes once credit notes exist.
+ */
+export const creditNotePdfRoute = (type: PublicType): RestRoute =>
+  documentRoute({
+    path: '/finance/credit-notes/:id/pdf',
+    tag: AREAS.finance.tag,
+    query: 'creditNote',
+    type,
+    noun: 'credit note',
+    firstNumber: 'CN-000001',
+    document: creditNoteDocumentOf,
+  });

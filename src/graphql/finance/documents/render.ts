@@ -267,27 +267,33 @@ function totalRows(document: FinanceDocument): TotalRow[] {
 /** The totals, right-aligned under the table, kept together on one page; answers the y below them. */
 function writeTotals(pdf: Pdf, document: FinanceDocument, top: number): number {
   let frame = frameOf(pdf);
-  const width = Math.min(280, frame.width);
+  const width = Math.min(320, frame.width);
   const x = frame.right - width;
-  const labelWidth = width - 110;
+  // The values' column holds the largest amount (2^53 − 1 minor units, with the currency) on one line.
+  const valueWidth = 160;
+  const labelWidth = width - valueWidth;
   const rows = totalRows(document);
+  const styleOf = (row: TotalRow) => ({ bold: row.strong, size: row.strong ? 10 : SIZES.body });
+  // A strong row has a rule above it.
   const heightOf = (row: TotalRow) =>
-    Math.max(measure(pdf, row.label, labelWidth, { bold: row.strong }), measure(pdf, row.value, 110)) + 5;
+    Math.max(measure(pdf, row.label, labelWidth, styleOf(row)), measure(pdf, row.value, valueWidth, styleOf(row))) +
+    (row.strong ? 10 : 4);
   let y = top;
-  if (y + rows.reduce((sum, row) => sum + heightOf(row) + (row.strong ? 6 : 0), 0) > frame.bottom) {
+  if (y + rows.reduce((sum, row) => sum + heightOf(row), 0) > frame.bottom) {
     pdf.addPage();
     frame = frameOf(pdf);
     y = frame.top;
   }
   for (const row of rows) {
+    const style = styleOf(row);
+    const height = heightOf(row);
     if (row.strong) {
       pdf.moveTo(x, y).lineTo(frame.right, y).lineWidth(0.75).strokeColor(COLORS.text).stroke();
       y += 4;
     }
-    const style = { bold: row.strong, size: row.strong ? 10 : SIZES.body };
     write(pdf, row.label, x, y, labelWidth, style);
-    write(pdf, row.value, x + labelWidth, y, width - labelWidth, { ...style, align: 'right' });
-    y += heightOf(row) + (row.strong ? 2 : 0);
+    write(pdf, row.value, x + labelWidth, y, valueWidth, { ...style, align: 'right' });
+    y += row.strong ? height - 4 : height;
   }
   return y + 16;
 }
@@ -309,7 +315,6 @@ function writeNotes(pdf: Pdf, notes: string, top: number): void {
 /** The footer of every page, once they are all laid out (their count is known). */
 function writeFooters(pdf: Pdf, document: FinanceDocument): void {
   const { start, count } = pdf.bufferedPageRange();
-  const issuer = document.issuer.legalName ?? document.issuer.name;
   for (let i = start; i < start + count; i++) {
     pdf.switchToPage(i);
     const frame = frameOf(pdf);
@@ -318,7 +323,7 @@ function writeFooters(pdf: Pdf, document: FinanceDocument): void {
     const bottom = pdf.page.margins.bottom;
     pdf.page.margins.bottom = 0;
     const style = { size: SIZES.small, color: COLORS.muted };
-    write(pdf, `${document.title} ${document.number} · ${issuer}`, frame.left, y, frame.width * 0.7, style);
+    write(pdf, `${document.title} ${document.number}`, frame.left, y, frame.width * 0.7, style);
     write(pdf, `Page ${i - start + 1} of ${count}`, frame.left, y, frame.width, { ...style, align: 'right' });
     pdf.page.margins.bottom = bottom;
   }

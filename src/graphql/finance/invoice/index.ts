@@ -1,14 +1,17 @@
 // Invoices, declared once (see kit/resource.ts). Particular to them: the
 // number, assigned in sequence per organization when not given (numbering.ts);
-// the amounts computed from the lines (amounts.ts); a due date not before the
+// the amounts computed from the lines, their discounts and the tax rates they
+// name (amounts.ts, ../tax-rate/lines.ts); a due date not before the
 // issue date; and the lifecycle draft → open → paid (payments, see
 // ../payment), or void from draft or open while nothing is paid.
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 import { AREAS } from '../../kit/resource.js';
-import { invoiceAmounts, type LineInput } from './amounts.js';
+import { ratesOfLines, recordRatesUsed } from '../tax-rate/lines.js';
+import { priceLines, type LineInput, type PricedLines } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
 import { nextInvoiceNumber } from './numbering.js';
 import { Invoice } from './type.js';
@@ -19,6 +22,32 @@ const today = () => new Date().toISOString().slice(0, 10);
 export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).', {
   actor: 'the caller of the covering payment',
 });
+
+/** The invoice's columns from its priced lines. */
+const amountColumns = ({ lines, subtotal, discountTotal, taxTotal, taxes, total }: PricedLines) => ({
+  lines: JSON.stringify(lines),
+  subtotal: String(subtotal),
+  discountTotal: String(discountTotal),
+  taxTotal: String(taxTotal),
+  taxes: JSON.stringify(taxes),
+  total: String(total),
+});
+
+/**
+ * Prices the lines with the rates they name (no query when none) and records
+ * the rates the invoice uses (`previous`: those it used before an edit, which
+ * may stay on it though deactivated since).
+ */
+async function priceInvoice(rules: RuleContext, invoiceId: string, lines: LineInput[], previous: string[] = []) {
+  const priced = priceLines(lines, await ratesOfLines(rules, lines, new Set(previous)));
+  await recordRatesUsed(
+    rules,
+    invoiceId,
+    priced.taxes.map((tax) => tax.taxRateId),
+    previous,
+  );
+  return amountColumns(priced);
+}
 
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
@@ -44,9 +73,13 @@ export const invoices = defineResource({
   },
   descriptions: {
     create:
-      'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
-      'the total; assigns the next number INV-000001, … when none is given. Emits `invoice.created`.',
-    update: 'Only while draft; new lines are computed again. Emits `invoice.updated`.',
+      'Computes each line’s discount, amount (quantity × unitAmount rounded half up to the minor unit, less the ' +
+      'discount) and taxes, then subtotal, discountTotal, taxTotal, taxes per rate and total (README: Taxes and ' +
+      'discounts); assigns the next number INV-000001, … when none is given. A line’s taxRateIds must be active ' +
+      'rates of the organization (400 naming `lines.<n>.taxRateIds`). Emits `invoice.created`.',
+    update:
+      'Only while draft; new lines are computed again (a rate deactivated since may stay on the invoice that ' +
+      'used it). Emits `invoice.updated`.',
   },
   lifecycle: {
     field: 'status',
@@ -82,7 +115,7 @@ export const invoices = defineResource({
       requireDueDate(dated);
       return {
         ...dated,
-        ...invoiceAmounts(values.lines as LineInput[]),
+        ...(await priceInvoice(rules, values.id as string, values.lines as LineInput[])),
         number: values.number ?? (await nextInvoiceNumber(rules)),
       };
     },
@@ -94,7 +127,10 @@ export const invoices = defineResource({
       if (changes.dueDate === null) more.dueDate = issueDate;
       requireDueDate({ issueDate, dueDate: more.dueDate ?? changes.dueDate ?? before.dueDate });
       if (changes.number === null) more.number = await nextInvoiceNumber(rules);
-      if (changes.lines) Object.assign(more, invoiceAmounts(changes.lines as LineInput[]));
+      if (changes.lines) {
+        const previous = before.taxes.map((tax) => tax.taxRateId);
+        Object.assign(more, await priceInvoice(rules, before.id, changes.lines as LineInput[], previous));
+      }
       return more;
     },
   },

@@ -37,12 +37,16 @@ export function percentageSchema({ min, max, aboveMin = false }: { min: number; 
   const message = `must be a decimal string ${range} with at most 4 decimals, e.g. "19" or "8.875"`;
   const low = scaledPercentage(String(min));
   const high = scaledPercentage(String(max));
-  return z
-    .string(message)
-    .regex(DECIMAL, message)
-    .refine((value) => {
-      const scaled = scaledPercentage(value);
-      return (aboveMin ? scaled > low : scaled >= low) && scaled <= high;
-    }, message)
-    .transform(canonicalPercentage);
+  return (
+    z
+      .string(message)
+      .regex(DECIMAL, message)
+      // zod runs this after a failed regex too: only a decimal is compared.
+      .refine((value) => {
+        if (!DECIMAL.test(value)) return true;
+        const scaled = scaledPercentage(value);
+        return (aboveMin ? scaled > low : scaled >= low) && scaled <= high;
+      }, message)
+      .transform(canonicalPercentage)
+  );
 }

@@ -139,7 +139,10 @@ export const invoices = defineResource({
       currency: 'EUR',
       issueDate: '2026-03-01',
       dueDate: '2026-03-31',
-      lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
+      lines: [
+        { description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 },
+        { description: 'Travel', quantity: 1, unitAmount: 4_000, discountPercent: '12.5' },
+      ],
       notes: 'Net 30',
     }),
     update: { notes: 'Changed', dueDate: '2100-01-01' },

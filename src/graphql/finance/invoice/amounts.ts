@@ -143,8 +143,6 @@ const sameTaxes = (given: readonly TaxAmount[], computed: TaxAmount[]) =>
   given.length === computed.length &&
   given.every(
     (tax, k) =>
-      tax !== null &&
-      typeof tax === 'object' &&
       tax.taxRateId === computed[k]!.taxRateId &&
       tax.percentage === computed[k]!.percentage &&
       tax.inclusive === computed[k]!.inclusive &&

@@ -8,12 +8,11 @@ import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
-import type { RuleContext } from '../../kit/lifecycle.js';
 import { AREAS } from '../../kit/resource.js';
-import { ratesOfLines, recordRatesUsed } from '../tax-rate/lines.js';
-import { priceLines, type LineInput, type PricedLines } from './amounts.js';
+import type { LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
 import { nextInvoiceNumber } from './numbering.js';
+import { priceInvoice } from './pricing.js';
 import { Invoice } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -22,32 +21,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).', {
   actor: 'the caller of the covering payment',
 });
-
-/** The invoice's columns from its priced lines. */
-const amountColumns = ({ lines, subtotal, discountTotal, taxTotal, taxes, total }: PricedLines) => ({
-  lines: JSON.stringify(lines),
-  subtotal: String(subtotal),
-  discountTotal: String(discountTotal),
-  taxTotal: String(taxTotal),
-  taxes: JSON.stringify(taxes),
-  total: String(total),
-});
-
-/**
- * Prices the lines with the rates they name (no query when none) and records
- * the rates the invoice uses (`previous`: those it used before an edit, which
- * may stay on it though deactivated since).
- */
-async function priceInvoice(rules: RuleContext, invoiceId: string, lines: LineInput[], previous: string[] = []) {
-  const priced = priceLines(lines, await ratesOfLines(rules, lines, new Set(previous)));
-  await recordRatesUsed(
-    rules,
-    invoiceId,
-    priced.taxes.map((tax) => tax.taxRateId),
-    previous,
-  );
-  return amountColumns(priced);
-}
 
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {

@@ -1,6 +1,7 @@
 // Credit notes, declared once (see kit/resource.ts). Particular to them: one
 // open or paid invoice of the organization, whose contact and currency they
-// take; lines priced by the invoice's own rule (../invoice/amounts.ts) or a
+// take; lines priced by the invoice's own rule (../invoice/amounts.ts, with the
+// tax rates they name: ../tax-rate/lines.ts) or a
 // plain amount, exactly one of the two; never more than the invoice's total
 // less the credit notes issued against it. A draft is edited and deleted
 // freely; issuing it takes the next number CN-000001, … (so deleted drafts
@@ -16,10 +17,11 @@ import type { RuleContext } from '../../kit/lifecycle.js';
 import { numbering } from '../../kit/numbering.js';
 import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
-import { invoiceAmounts, type LineInput } from '../invoice/amounts.js';
+import { priceLines, type LineInput } from '../invoice/amounts.js';
 import { lockInvoice, moveInvoiceBalance, requireInvoiceIn } from '../invoice/balance.js';
 import { invoices } from '../invoice/index.js';
 import type { Invoice } from '../invoice/type.js';
+import { ratesOfLines } from '../tax-rate/lines.js';
 import { creditNoteInput, creditNoteList } from './input.js';
 import { CreditNote } from './type.js';
 
@@ -40,12 +42,18 @@ async function creditedInvoice(rules: RuleContext, invoiceId: unknown, doing: st
 /** What the invoice has left to credit: its total less the credit notes issued against it. */
 const creditable = (invoice: Invoice) => invoice.total - invoice.amountCredited;
 
-/** The credit's priced columns: its lines priced as an invoice's, or a plain amount (the other null). */
-function priced(lines: LineInput[] | null, amount: number | null) {
-  if (!lines) return { lines: null, amount, subtotal: amount, total: amount };
-  const { lines: json, subtotal, total } = invoiceAmounts(lines);
-  if (BigInt(total) === 0n) throw invalidField('lines', 'must credit more than 0');
-  return { lines: json, amount: null, subtotal, total };
+/**
+ * The credit's priced columns: its lines priced as an invoice's, or a plain
+ * amount (the other null). A rate the invoice uses may be named though
+ * deactivated since, as on the invoice itself (a credit mirrors what was billed).
+ */
+async function priced(rules: RuleContext, invoice: Invoice, lines: LineInput[] | null, amount: number | null) {
+  if (!lines) return { lines: null, amount, subtotal: amount!, total: amount! };
+  const invoiceRates = new Set(invoice.taxes.map((tax) => tax.taxRateId));
+  // Stored: the lines and their sum; the tax and discount columns a credit note shows are still to come.
+  const { lines: json, subtotal, total } = priceLines(lines, await ratesOfLines(rules, lines, invoiceRates));
+  if (total === 0) throw invalidField('lines', 'must credit more than 0');
+  return { lines: JSON.stringify(json), amount: null, subtotal, total };
 }
 
 /** 400 naming the field that set the total when it is more than the invoice has left to credit. */
@@ -136,8 +144,8 @@ export const creditNotes = defineResource({
     async create(values, rules) {
       requireLinesOrAmount(values.lines, values.amount);
       const invoice = await creditedInvoice(rules, values.invoiceId, 'a credit note');
-      const columns = priced(values.lines as LineInput[] | null, values.amount as number | null);
-      requireCreditable(invoice, Number(columns.total), values.lines ? 'lines' : 'amount');
+      const columns = await priced(rules, invoice, values.lines as LineInput[] | null, values.amount as number | null);
+      requireCreditable(invoice, columns.total, values.lines ? 'lines' : 'amount');
       return { ...columns, contactId: invoice.contactId, currency: invoice.currency };
     },
     // Giving lines or an amount replaces what was credited (the other is cleared); clearing both is a 400.
@@ -147,9 +155,9 @@ export const creditNotes = defineResource({
       const amount = changes.amount as number | null | undefined;
       if (lines == null && amount == null) throw invalidField(lines === null ? 'lines' : 'amount', NEITHER);
       requireLinesOrAmount(lines, amount);
-      const columns = priced(lines ?? null, lines ? null : amount!);
       const invoice = await creditedInvoice(rules, before.invoiceId, 'a credit note');
-      requireCreditable(invoice, Number(columns.total), lines ? 'lines' : 'amount');
+      const columns = await priced(rules, invoice, lines ?? null, lines ? null : amount!);
+      requireCreditable(invoice, columns.total, lines ? 'lines' : 'amount');
       return columns;
     },
   },

@@ -207,6 +207,40 @@ describe('credit notes', () => {
     expect(paidEvents[0]!.data.previousAttributes).toMatchObject({ amountCredited: 1_502, status: 'open' });
   });
 
+  it("prices taxed, discounted lines by the invoice's rule: the worked example credits 107.10 and settles it", async () => {
+    const rate = await post('tax-rates', { name: 'VAT', percentage: '19' });
+    expect(rate.status, rate.text).toBe(201);
+    const line = {
+      description: 'Chairs',
+      quantity: 2,
+      unitAmount: 5_000,
+      discountPercent: '10',
+      taxRateIds: [rate.body.id],
+    };
+    const made = await post('invoices', { contactId, currency: 'EUR', lines: [line] });
+    expect(made.body.total).toBe(10_710);
+    expect((await post(`invoices/${made.body.id}/open`)).status).toBe(200);
+    // The rate deactivated since: a credit of what was billed may still name it.
+    expect(
+      (await server.rest('PUT', `/v1/finance/tax-rates/${rate.body.id}`, { key, body: { active: false } })).status,
+    ).toBe(200);
+    const draft = await draftCredit(made.body.id, { lines: [line] });
+    expect(draft.status, draft.text).toBe(201);
+    expect(draft.body).toMatchObject({ subtotal: 10_000, total: 10_710 });
+    expect(draft.body.lines[0]).toMatchObject({ discount: 1_000, amount: 9_000, taxes: [{ amount: 1_710 }] });
+    expect((await issue(draft.body.id)).status).toBe(200);
+    expect(await getInvoice(made.body.id)).toMatchObject({ status: 'paid', amountCredited: 10_710, amountDue: 0 });
+    // Another invoice's credit may not name the inactive rate.
+    const other = await invoiceOf(20_000);
+    expectRefused(
+      await draftCredit(other.id, { lines: [line] }),
+      400,
+      'VALIDATION_ERROR',
+      'lines.0.taxRateIds',
+      /inactive/,
+    );
+  });
+
   it('numbers issued credit notes CN-000001, … per organization, with no gap for deleted drafts', async () => {
     const own = await (await server.org()).key([...SCOPES]);
     const contact = await contactOf(own);

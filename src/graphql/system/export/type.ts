@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Float, ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { EXPORT_AMOUNTS } from './amounts.js';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -38,6 +39,16 @@ export class Export {
     description: 'csv (RFC 4180, a header row) or json (newline-delimited: one REST object per line).',
   })
   format!: string;
+
+  @Public.of(oneOf(EXPORT_AMOUNTS), {
+    description:
+      'minor: money as the API writes it (integer minor units); decimal: in major units with the ' +
+      "currency's decimals (107.10 EUR, 1500 JPY, 1.500 KWD), as strings in json.",
+  })
+  amounts!: string;
+
+  @Public.boolean({ description: 'The csv file starts with a UTF-8 byte order mark (for Excel).' })
+  bom!: boolean;
 
   @Public.of(jsonObjectKind, { description: "The resource's list filters the rows were chosen by." })
   filters!: Record<string, unknown>;

@@ -85,14 +85,22 @@ describe('without a worker: requests, validation, tenancy', () => {
     expect(unknown.body.error.message).toMatch(/contacts.*deals.*employees.*events.*payroll-runs/);
   });
 
-  it("keeps another organization's exports out of reach (404) and needs admin (403)", async () => {
+  it("keeps another organization's exports out of reach (404) and needs the resource's read scope (403)", async () => {
     const created = await server.rest('POST', '/v1/exports', { key, body: { resource: 'deals', format: 'json' } });
     expect((await server.rest('GET', `/v1/exports/${created.body.id}`, { key: other })).status).toBe(404);
     expect((await server.rest('GET', `/v1/exports/${created.body.id}/download`, { key: other })).status).toBe(404);
     expect((await server.rest('GET', '/v1/exports', { key: other })).body.data).toEqual([]);
+    // Issue 26: no longer admin only; a crm:read key exports the CRM, not finance nor the events.
     const reader = await (await server.org()).key(['crm:read']);
-    const refused = await server.rest('POST', '/v1/exports', { key: reader, body: {} });
-    expect(refused.status).toBe(403);
+    for (const resource of ['invoices', 'events']) {
+      const refused = await server.rest('POST', '/v1/exports', { key: reader, body: { resource, format: 'csv' } });
+      expect(refused.status, refused.text).toBe(403);
+    }
+    const allowed = await server.rest('POST', '/v1/exports', {
+      key: reader,
+      body: { resource: 'deals', format: 'csv' },
+    });
+    expect(allowed.status, allowed.text).toBe(202);
   });
 
   it('is in GraphQL with the same checks', async () => {

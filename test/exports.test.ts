@@ -355,4 +355,34 @@ describe('npm run cli -- export create', () => {
     expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', field: '--resource' });
     await rm(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it('writes amounts in major units and a byte order mark with --amounts decimal --bom (issue 26)', async () => {
+    const org = await server.org();
+    const key = await org.key(['admin']);
+    const contact = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'k@example.test' } });
+    const invoice = await server.rest('POST', '/v1/finance/invoices', {
+      key,
+      body: {
+        contactId: contact.body.id,
+        currency: 'KWD',
+        lines: [{ description: 'A', quantity: 1, unitAmount: 10_710 }],
+      },
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    const dir = await mkdtemp(path.join(tmpdir(), 'export-cli-'));
+    const out = path.join(dir, 'invoice-lines.csv');
+    const args = ['export', 'create', '--org', org.id, '--resource', 'invoice-lines', '--format', 'csv'];
+    const done = await cli([...args, '--amounts', 'decimal', '--bom', '--out', out, '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ amounts: 'decimal', bom: true, rowsWritten: 1 });
+    const bytes = await readFile(out);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [row] = parseCsv(bytes.subarray(3), { columns: true }) as Row[];
+    expect(row).toMatchObject({ currency: 'KWD', unitAmount: '10.710', lineTotal: '10.710' });
+
+    const wrong = await cli([...args, '--amounts', 'cents', '--json']);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', field: '--amounts' });
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
 });

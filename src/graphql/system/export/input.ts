@@ -40,7 +40,9 @@ export const createExportSchema = z.strictObject({
     .optional()
     .describe(
       "What the file holds, each held by the caller and including the resource's read scope: a row as a holder " +
-        "of these scopes reads it (`['hr:read']`: employees without salary). Default: the caller's scopes.",
+        "of these scopes reads it (`['hr:read']`: employees without salary). Only callers holding every one see " +
+        "the export. Default: an admin's own; anyone else's that the file depends on (the resource's read scope, " +
+        'and hr:payroll for salaries when held).',
     ),
 });
 

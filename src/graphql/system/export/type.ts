@@ -56,7 +56,8 @@ export class Export {
   @Public.scopes({
     description:
       "What the file holds: each row as a holder of these scopes reads it (an employee's `salary` and " +
-      "`currency` need `hr:payroll`; events, the types they read). Default: the caller's scopes.",
+      '`currency` need `hr:payroll`; events, the types they read). Only callers holding every one of them see ' +
+      "the export. Default: an admin's own; anyone else's that the file depends on.",
   })
   scopes!: string[];
 

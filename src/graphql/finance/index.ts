@@ -1,6 +1,7 @@
 // The finance area: one line per resource.
+import { financeDocumentsModule } from './documents/index.js';
 import { expenses } from './expense/index.js';
 import { invoices } from './invoice/index.js';
 import { payments } from './payment/index.js';
 
-export const finance = [invoices.module, payments.module, expenses.module] as const;
+export const finance = [invoices.module, payments.module, expenses.module, financeDocumentsModule] as const;

@@ -31,4 +31,13 @@ export class Organization {
     description: 'Its working week: ISO weekdays, 1 Monday .. 7 Sunday, in order; default [1, 2, 3, 4, 5].',
   })
   workingDays!: number[];
+
+  @Public.text({ nullable: true, description: 'Its registered name, printed on documents instead of `name`.' })
+  legalName!: string | null;
+
+  @Public.text({ nullable: true, description: 'Its postal address on documents, lines separated by newlines.' })
+  address!: string | null;
+
+  @Public.text({ nullable: true, description: 'Its tax or VAT registration number on documents.' })
+  taxId!: string | null;
 }

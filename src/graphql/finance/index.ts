@@ -3,5 +3,12 @@ import { financeDocumentsModule } from './documents/index.js';
 import { expenses } from './expense/index.js';
 import { invoices } from './invoice/index.js';
 import { payments } from './payment/index.js';
+import { taxRates } from './tax-rate/index.js';
 
-export const finance = [invoices.module, payments.module, expenses.module, financeDocumentsModule] as const;
+export const finance = [
+  invoices.module,
+  payments.module,
+  expenses.module,
+  taxRates.module,
+  financeDocumentsModule,
+] as const;

@@ -203,8 +203,8 @@ describe('amounts, byte order mark, invoice lines and names', () => {
     expect(byNumber.get(invoices.KWD!.number as string)).toMatchObject({ total: '10.712', amountDue: '10.712' });
     // The lines cell stays the lines as JSON, its amounts in the same units.
     expect(JSON.parse(byNumber.get(invoices.KWD!.number as string)!.lines!)).toEqual([
-      { description: 'KWD work', quantity: 1, unitAmount: '10.710', amount: '10.710' },
-      { description: 'KWD more', quantity: 0.5, unitAmount: '0.003', amount: '0.002' },
+      expect.objectContaining({ description: 'KWD work', quantity: 1, unitAmount: '10.710', amount: '10.710' }),
+      expect.objectContaining({ description: 'KWD more', quantity: 0.5, unitAmount: '0.003', amount: '0.002' }),
     ]);
 
     const json = ndjson(
@@ -261,58 +261,27 @@ describe('amounts, byte order mark, invoice lines and names', () => {
   });
 
   it('writes one row per invoice line, with the invoice, the contact name, discounts and taxes', async () => {
-    // Lines as the tax rates land them (finance-shape.md): the worked example (2 × 50.00, 10% off, 19% on top),
-    // an inclusive tax, two taxes on one line, and a line of before (no discount, no tax keys).
+    // Through the API: the worked example (2 × 50.00, 10% off, 19% on top), an inclusive tax, two taxes on one
+    // line; then a line as written before discounts and taxes existed (no such keys), put in by hand.
+    const rate = async (name: string, percentage: string, inclusive: boolean) =>
+      (await post(admin, '/v1/finance/tax-rates', { name, percentage, inclusive })).id as string;
+    const vat = await rate('VAT 19%', '19', false);
+    const included = await rate('VAT 20% incl.', '20', true);
+    const state = await rate('State 4%', '4', false);
+    const city = await rate('City 4.875%', '4.875', false);
     const taxed = await post(admin, '/v1/finance/invoices', {
       contactId: billing,
       currency: 'EUR',
       issueDate: '2026-03-10',
-      lines: [{ description: 'placeholder', quantity: 1, unitAmount: 1 }],
+      lines: [
+        { description: 'Design', quantity: 2, unitAmount: 5000, discountPercent: '10', taxRateIds: [vat] },
+        { description: 'Box, "large"', quantity: 1, unitAmount: 12_000, taxRateIds: [included] },
+        { description: 'Shipping', quantity: 1, unitAmount: 10_500, discountAmount: 500, taxRateIds: [state, city] },
+        { description: 'placeholder', quantity: 1, unitAmount: 1 },
+      ],
     });
-    const tax = (name: string, inclusive: boolean, taxableAmount: number, amount: number) => ({
-      taxRateId: `txr_${name.length}`,
-      name,
-      percentage: '19',
-      inclusive,
-      taxableAmount,
-      amount,
-    });
-    const lines = [
-      {
-        description: 'Design',
-        quantity: 2,
-        unitAmount: 5000,
-        discountPercent: '10',
-        discountAmount: null,
-        discount: 1000,
-        amount: 9000,
-        taxRateIds: ['txr_7'],
-        taxes: [tax('VAT 19%', false, 9000, 1710)],
-      },
-      {
-        description: 'Box, "large"',
-        quantity: 1,
-        unitAmount: 12_000,
-        discountPercent: null,
-        discountAmount: null,
-        discount: 0,
-        amount: 12_000,
-        taxRateIds: ['txr_13'],
-        taxes: [tax('VAT 20% incl.', true, 10_000, 2000)],
-      },
-      {
-        description: 'Shipping',
-        quantity: 1,
-        unitAmount: 10_500,
-        discountPercent: null,
-        discountAmount: 500,
-        discount: 500,
-        amount: 10_000,
-        taxRateIds: ['txr_8', 'txr_11'],
-        taxes: [tax('State 4%', false, 10_000, 400), tax('City 4.875%', false, 10_000, 488)],
-      },
-      { description: '=cmd|calc', quantity: 1.5, unitAmount: 10_001, amount: 15_002 },
-    ];
+    const lines = (taxed.lines as Row[]).slice(0, 3);
+    lines.push({ description: '=cmd|calc', quantity: 1.5, unitAmount: 10_001, amount: 15_002 });
     await pool.query(`update "Invoice" set lines = $2::jsonb where id = $1`, [taxed.id, JSON.stringify(lines)]);
 
     const { text, export: done } = await exported(accountant, {
@@ -392,6 +361,7 @@ describe('amounts, byte order mark, invoice lines and names', () => {
     expect(box).toMatchObject({
       description: 'Box, "large"',
       amount: '120.00',
+      taxRates: 'VAT 20% incl.',
       taxAmount: '20.00',
       lineTotal: '120.00',
     });
@@ -425,6 +395,23 @@ describe('amounts, byte order mark, invoice lines and names', () => {
       lineTotal: 10_710,
     });
     expect(json[4]).toMatchObject({ discountPercent: null, discount: 0, taxAmount: 0, lineTotal: 15_002 });
+
+    // In the invoices export, the taxes per rate and each line's taxes are in major units too.
+    const decimal = ndjson(
+      (await exported(accountant, { resource: 'invoices', format: 'json', amounts: 'decimal' })).text,
+    ).find((r) => r.id === taxed.id)!;
+    expect(decimal.taxes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'VAT 19%', percentage: '19', taxableAmount: '90.00', amount: '17.10' }),
+      ]),
+    );
+    expect((decimal.lines as Row[])[0]).toMatchObject({
+      discountPercent: '10',
+      discountAmount: null,
+      discount: '10.00',
+      amount: '90.00',
+      taxes: [expect.objectContaining({ taxableAmount: '90.00', amount: '17.10', inclusive: false })],
+    });
   });
 
   it('puts the name beside each declared reference, keeping every column of the REST object', async () => {

@@ -19,15 +19,15 @@ import {
   sharedFields,
   unservedOf,
   type Operation,
+  type ResourceAction,
   type ResourceContract,
   type Send,
 } from './support/contract.js';
 import { useServer, type TestOrg, type TestResponse } from './support/fixtures.js';
-import { declared, referencedRecords } from './support/examples.js';
+import { declared, type RecordMaker } from './support/examples.js';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import { sha256Hex } from '../src/auth/secrets.js';
 import { SCOPES } from '../src/auth/scopes.js';
-import type { Resource } from '../src/graphql/kit/resource.js';
 import { EVENT_TYPES } from '../src/events/catalogue.js';
 import { enumValueName } from '../src/graphql/kit/enum-names.js';
 
@@ -65,18 +65,21 @@ async function adminKeyOf(key: string): Promise<string> {
 
 let madeForReferences = 0;
 
-/** New records, in the key's organization, for the references a declared resource's create must name. */
-async function referencesFor(resource: Resource, key: string): Promise<Record<string, string>> {
-  let admin: string | undefined;
-  return referencedRecords(resource, {
+/** Makes, in the key's organization, the records a declared resource's create or action must name. */
+function makerFor(key: string): RecordMaker {
+  return {
     next: () => ++madeForReferences,
     async make(target, body) {
-      admin ??= await adminKeyOf(key);
-      const res = await server.rest('POST', v1(target.fullPath), { key: admin, body });
+      const res = await server.rest('POST', v1(target.fullPath), { key: await adminKeyOf(key), body });
       expect(res.status, `creating in ${target.fullPath}: ${res.text}`).toBe(201);
       return res.body;
     },
-  });
+    async act(target, id, step) {
+      const at = v1(`${target.fullPath}/${id}/${step.path}`);
+      const res = await server.rest('POST', at, { key: await adminKeyOf(key), body: step.body });
+      expect(res.status, `${at}: ${res.text}`).toBe(200);
+    },
+  };
 }
 
 // One entry per resource; support/contract.ts says what each part means. The system
@@ -155,7 +158,7 @@ const RESOURCES: ResourceContract[] = [
     graphql: { list: 'oauthApps', get: 'oauthApp' },
   },
   // Every declared resource, from its declaration and examples: a new one joins by itself.
-  ...declared().map((resource) => contractOf(resource, referencesFor)),
+  ...declared().map((resource) => contractOf(resource, makerFor)),
 ];
 
 type Body = Record<string, unknown> & { id: string };
@@ -204,9 +207,18 @@ describe.each(RESOURCES)('$name', (resource) => {
     return resource.create.body(++n, await prepared(withKey)) as Body;
   }
 
-  /** Every operation aimed at `id`, with a create body that works for `withKey`'s organization. */
+  /** A valid body of the action for `withKey`'s organization (the records it names made there). */
+  async function actionBody(action: ResourceAction, withKey = key): Promise<Body | undefined> {
+    return action.prepare ? ((await action.prepare(withKey)) as Body) : (action.body as Body | undefined);
+  }
+
+  /** Every operation aimed at `id`, with create and action bodies that work for `withKey`'s organization. */
   async function operations(id: string, withKey = key): Promise<Operation[]> {
-    return operationsOf(resource, id, ++n, await prepared(withKey));
+    const all = operationsOf(resource, id, ++n, await prepared(withKey));
+    for (const action of resource.actions.filter((a) => a.prepare)) {
+      all.find((operation) => operation.name === action.name)!.body = await actionBody(action, withKey);
+    }
+    return all;
   }
 
   async function create(withKey = key): Promise<Body> {
@@ -472,7 +484,8 @@ describe.each(RESOURCES)('$name', (resource) => {
 
       for (const action of resource.actions) {
         const record = await create();
-        const res = await server.rest('POST', v1(`${path}/${record.id}/${action.name}`), { key, body: action.body });
+        const body = await actionBody(action);
+        const res = await server.rest('POST', v1(`${path}/${record.id}/${action.name}`), { key, body });
         expect(res.status, `${action.name}: ${res.text}`).toBe(action.status);
         openApi.expectMatches('POST', `${path}/{id}/${action.name}`, res);
         if (action.answers === 'the record') {

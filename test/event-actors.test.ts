@@ -11,14 +11,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import '../src/graphql/modules.js';
 import { declaredResources } from '../src/graphql/kit/declared.js';
-import { raisedEvents, type Resource } from '../src/graphql/kit/resource.js';
+import { actionsOf, raisedEvents, type Resource } from '../src/graphql/kit/resource.js';
 import { eventSubjects } from '../src/graphql/system/event/payloads.js';
 import { cataloguedEvent, EVENT_TYPES } from '../src/events/catalogue.js';
 import type { EventType } from '../src/events/event.js';
 import { withEventTable } from '../src/events/readme-table.js';
 import { SYSTEM_EVENTS } from '../src/events/system-events.js';
 import { tokenFor } from '../src/oauth/session/csrf.js';
-import { createBody, declared, stepOf, stepsBefore } from './support/examples.js';
+import { actionBody, createBody, declared, stepOf, stepsBefore, type RecordMaker } from './support/examples.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { createApp, createKeyWithSecret, createUser, obtainTokens, tokenRequest } from './support/oauth.js';
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
@@ -85,7 +85,7 @@ describe('the event catalogue and the declarations', () => {
       if (resource.input) expect(resource.events?.created, `${name} create`).toBeDefined();
       if (resource.operations.update) expect(resource.events?.updated, `${name} PUT`).toBeDefined();
       if (resource.operations.delete) expect(resource.events?.deleted, `${name} DELETE`).toBeDefined();
-      for (const [action, spec] of Object.entries(resource.lifecycle?.actions ?? {})) {
+      for (const [action, spec] of Object.entries(actionsOf(resource))) {
         expect(spec.event, `${name}.${action}`).toBeDefined();
       }
       for (const declared of raisedEvents(resource)) {
@@ -167,7 +167,7 @@ describe('every change of a declared resource raises its event, made by the API 
     expect(dealEvents[5]!.data.object).toEqual(closed);
   });
 
-  it('finance: invoices opened, voided, edited and paid; payments; expenses through their lifecycle', async () => {
+  it('finance: invoices opened, voided, edited and paid; payments, refunded and allocated; credit notes; expenses through their lifecycle', async () => {
     const contact = await send('POST', '/crm/contacts', { email: 'payer@example.test' });
     const lines = [{ description: 'Consulting', quantity: 1, unitAmount: 10000 }];
     const voided = await send('POST', '/finance/invoices', { contactId: contact.id, currency: 'EUR', lines });
@@ -195,6 +195,30 @@ describe('every change of a declared resource raises its event, made by the API 
     expect(voidedEvents[3]!.data.object).toMatchObject({ status: 'void' });
     await expectHistory(paid.id, ['invoice.created', 'invoice.opened', 'invoice.paid']);
     await expectHistory(payment.id, ['payment.received']);
+
+    // Corrections: a credit note on the paid invoice, a refund that reopens it, an unallocated payment that settles it.
+    const note = await send('POST', '/finance/credit-notes', { invoiceId: paid.id, reason: 'Returned', amount: 1000 });
+    await send('PUT', `/finance/credit-notes/${note.id}`, { reason: 'Returned goods' });
+    await send('POST', `/finance/credit-notes/${note.id}/issue`);
+    const dropped = await send('POST', '/finance/credit-notes', { invoiceId: paid.id, reason: 'Typo', amount: 1 });
+    expect((await server.rest('DELETE', `/v1/finance/credit-notes/${dropped.id}`, { key: admin.key })).status).toBe(
+      204,
+    );
+    await send('POST', `/finance/payments/${payment.id}/refund`, { amount: 2000, reason: 'Goodwill' });
+    const loose = await send('POST', '/finance/payments', { amount: 1000, currency: 'EUR', method: 'cash' });
+    await send('POST', `/finance/payments/${loose.id}/allocate`, { invoiceId: paid.id });
+    const corrected = await expectHistory(paid.id, [
+      'invoice.created',
+      'invoice.opened',
+      'invoice.paid',
+      'invoice.reopened',
+      'invoice.paid',
+    ]);
+    expect(corrected[3]!.data.object).toMatchObject({ status: 'open', amountPaid: 8000, amountCredited: 1000 });
+    await expectHistory(payment.id, ['payment.received', 'payment.refunded']);
+    await expectHistory(loose.id, ['payment.received', 'payment.allocated']);
+    await expectHistory(note.id, ['credit_note.created', 'credit_note.updated', 'credit_note.issued']);
+    await expectHistory(dropped.id, ['credit_note.created', 'credit_note.deleted']);
 
     const employee = await send('POST', '/hr/employees', {
       firstName: 'Ada',
@@ -471,9 +495,10 @@ describe('the OpenAPI document types each event', () => {
 // nothing sends, and so is a system event no service raises.
 describe('every declared resource, driven by its examples, raises its events made by the API key', () => {
   let n = 1000;
-  const maker = {
+  const maker: RecordMaker = {
     next: () => ++n,
     make: (resource: Resource, body: Record<string, unknown>) => send('POST', resource.fullPath, body),
+    act: async (resource, id, step) => void (await send('POST', `${resource.fullPath}/${id}/${step.path}`, step.body)),
   };
   const create = async (resource: Resource) =>
     (await send('POST', resource.fullPath, await createBody(resource, maker.next(), maker))) as { id: string };
@@ -485,18 +510,18 @@ describe('every declared resource, driven by its examples, raises its events mad
   };
 
   it.each(declared().map((resource) => [resource.fullPath, resource] as const))('%s', async (_path, resource) => {
-    const { events, lifecycle, operations, examples } = resource;
+    const { events, operations, examples } = resource;
     const record = await create(resource);
     if (events?.created) expect(await latestEvent(record.id)).toBe(events.created.type);
     if (operations.update && examples?.update) {
       await send('PUT', `${resource.fullPath}/${record.id}`, examples.update);
       expect(raisedEvents(resource).map((event) => event.type)).toContain(await latestEvent(record.id));
     }
-    for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
+    for (const [name, action] of Object.entries(actionsOf(resource))) {
       const acted = await create(resource);
-      for (const step of [...stepsBefore(resource, name)!, stepOf(resource, name)]) {
-        await send('POST', `${resource.fullPath}/${acted.id}/${step.path}`, step.body);
-      }
+      for (const step of stepsBefore(resource, name)!) await maker.act(resource, acted.id, step);
+      const body = await actionBody(resource, name, maker);
+      await send('POST', `${resource.fullPath}/${acted.id}/${stepOf(resource, name).path}`, body);
       expect(await latestEvent(acted.id), name).toBe(action.event.type);
     }
     if (operations.delete) {

@@ -5,7 +5,8 @@
 //
 // - no 5xx, and an answer within FUZZ_SLOW_MS (2 s by default);
 // - REST: anything but a 2xx is exactly the envelope {error: {code, message,
-//   field?, retryAfter?}} with a documented code; a 2xx of a documented operation is JSON;
+//   field?, retryAfter?}} with a documented code; a 2xx of a documented operation is JSON,
+//   or the file the document says it is (a PDF);
 // - GraphQL: every error carries a documented extensions.code that is not a fault of
 //   ours (INTERNAL_ERROR, SERVICE_UNAVAILABLE), and a 4xx carries errors;
 // - no stack frame, source location, node_modules or Prisma in any body, and no
@@ -300,6 +301,16 @@ function notAnEnvelope(body: unknown): string | undefined {
 
 const isJson = (answer: Answer) => /^application\/(?:[\w.+-]+\+)?json\b/.test(answer.headers.get('content-type') ?? '');
 
+/** The media type the document gives a 2xx of the operation (`GET /path`) other than JSON: a file's (a PDF). */
+function documentedFileType(operation: string): string | undefined {
+  const [method, path] = operation.split(' ');
+  const responses = doc.paths?.[path!]?.[method!.toLowerCase()]?.responses ?? {};
+  return Object.entries<any>(responses)
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .flatMap(([, response]) => Object.keys(response.content ?? {}))
+    .find((type) => !/json\b/.test(type));
+}
+
 function restProblems(request: FuzzRequest, answer: Answer): string[] {
   const problems: string[] = [];
   const hasBody = request.method !== 'HEAD';
@@ -308,7 +319,11 @@ function restProblems(request: FuzzRequest, answer: Answer): string[] {
     if (why) problems.push(why);
     else if (!isJson(answer)) problems.push(`the envelope is sent as ${answer.headers.get('content-type')}`);
   }
-  if (answer.status < 300 && hasBody && request.operation) {
+  const file = request.operation && documentedFileType(request.operation);
+  if (answer.status < 300 && hasBody && file) {
+    if (!(answer.headers.get('content-type') ?? '').startsWith(file))
+      problems.push(`a ${answer.status} of ${request.operation} is not ${file}, as documented`);
+  } else if (answer.status < 300 && hasBody && request.operation) {
     if (answer.status === 204 ? answer.text !== '' : answer.body === undefined || !isJson(answer))
       problems.push(`a ${answer.status} of ${request.operation} is not JSON`);
   }

@@ -22,13 +22,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../src/auth/scopes.js';
 import { scopedFieldsOf } from '../src/graphql/kit/fields.js';
 import { actionPath } from '../src/graphql/kit/lifecycle.js';
-import type { Resource } from '../src/graphql/kit/resource.js';
+import { actionsOf, type Resource } from '../src/graphql/kit/resource.js';
 import { ROUTES } from '../src/graphql/modules.js';
 import { getSchema } from '../src/graphql/schema.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { servedRoutes } from '../src/rest/served-route.js';
 import { scopesLacking } from './support/contract.js';
 import {
+  actionBody,
   createBody,
   declared,
   declaredAt,
@@ -171,7 +172,7 @@ function declaredOf(template: string): { resource: Resource; action?: string } |
   for (const resource of declared()) {
     if (template === resource.fullPath || template === `${resource.fullPath}/{id}`) return { resource };
     const segment = template.startsWith(`${resource.fullPath}/{id}/`) && template.split('/').at(-1);
-    const action = Object.keys(resource.lifecycle?.actions ?? {}).find((name) => actionPath(name) === segment);
+    const action = Object.keys(actionsOf(resource)).find((name) => actionPath(name) === segment);
     if (action) return { resource, action };
   }
   return undefined;
@@ -192,12 +193,12 @@ function declaredConflicts(operation: DocumentedOperation): (() => Promise<Proxi
   const fresh = () => create(collection, collection);
   if (action) {
     const steps = stepsOutOf(resource, action);
-    const body = resource.examples?.actions?.[action];
     return steps
       ? [
           async () => {
             const record = await fresh();
             await walk(`${collection}/${record.id}`, steps);
+            const body = await actionBody(resource, action, MAKER);
             return via('POST', `${collection}/${record.id}/${actionPath(action)}`, { key: admin, body });
           },
         ]
@@ -390,6 +391,7 @@ const MAKER: RecordMaker = {
     expect(res.status, `creating in ${resource.fullPath}: ${res.text}`).toBe(201);
     return res.body;
   },
+  act: (resource, id, step) => act(`${resource.fullPath}/${id}/${step.path}`, step.body),
 };
 
 /** A valid create body of a declared resource: its next example, its references new records. */
@@ -490,7 +492,7 @@ async function validBody(operation: DocumentedOperation, path: string): Promise<
   if (!/\{\w+\}/.test(operation.template)) return createBodyAt(operation.template);
   // Otherwise none: an action the document says needs a body, and has no entry, fails on Prism's word.
   const found = declaredOf(operation.template);
-  return found?.action ? found.resource.examples?.actions?.[found.action] : ACTION_BODIES[operation.operationId];
+  return found?.action ? actionBody(found.resource, found.action, MAKER) : ACTION_BODIES[operation.operationId];
 }
 
 /**

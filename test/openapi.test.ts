@@ -8,6 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { actionPath } from '../src/graphql/kit/lifecycle.js';
 import { requiredReferences } from '../src/graphql/kit/examples.js';
+import { actionsOf } from '../src/graphql/kit/resource.js';
 import { isWellFormedIdWith } from '../src/ids.js';
 import { declared, referencedResource } from './support/examples.js';
 import { useServer } from './support/fixtures.js';
@@ -111,9 +112,12 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/invoices': ['get', 'post'],
   '/finance/invoices/{id}': ['get', 'put'],
   '/finance/invoices/{id}/open': ['post'],
+  '/finance/invoices/{id}/pdf': ['get'],
   '/finance/invoices/{id}/void': ['post'],
   '/finance/payments': ['get', 'post'],
   '/finance/payments/{id}': ['get'],
+  '/finance/payments/{id}/allocate': ['post'],
+  '/finance/payments/{id}/refund': ['post'],
   '/openapi.json': ['get'],
   '/organization': ['get', 'put'],
   '/oauth-apps': ['get', 'post'],
@@ -188,10 +192,7 @@ describe('GET /v1/openapi.json', () => {
           return [
             [path, resource.input ? ['get', 'post'] : ['get']],
             [`${path}/{id}`, byId],
-            ...Object.keys(resource.lifecycle?.actions ?? {}).map((name) => [
-              `${path}/{id}/${actionPath(name)}`,
-              ['post'],
-            ]),
+            ...Object.keys(actionsOf(resource)).map((name) => [`${path}/{id}/${actionPath(name)}`, ['post']]),
           ];
         }),
     );

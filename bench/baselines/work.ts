@@ -71,10 +71,13 @@ const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate",
      'discount', l->'discount', 'amount', l->'amount', 'taxRateIds', l->'taxRateIds', 'taxes', l->'taxes'))
    from jsonb_array_elements(lines) l) as lines,
   notes, subtotal::float8 as subtotal, "discountTotal"::float8 as "discountTotal", "taxTotal"::float8 as "taxTotal",
-  taxes, total::float8 as total, "amountPaid"::float8 as "amountPaid",
-  (total - "amountPaid")::float8 as "amountDue", status, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+  taxes, total::float8 as total, "amountPaid"::float8 as "amountPaid", "amountCredited"::float8 as "amountCredited",
+  (case when status = 'void' then 0 else greatest(0, total - "amountPaid" - "amountCredited") end)::float8 as "amountDue",
+  greatest(0, "amountPaid" + "amountCredited" - total)::float8 as "creditBalance",
+  status, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const PAYMENT_COLUMNS = `id, "invoiceId", amount::float8 as amount, currency, method, ${iso('"receivedAt"')} as "receivedAt",
-  reference, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+  reference, (select coalesce(sum((r->>'amount')::bigint), 0) from jsonb_array_elements(refunds) r)::float8 as "amountRefunded",
+  refunds, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 
 export class HttpError extends Error {
   constructor(

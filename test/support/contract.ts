@@ -9,9 +9,9 @@ import { expect } from 'vitest';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { createExample } from '../../src/graphql/kit/examples.js';
 import { scopedFieldsOf, selectionOf } from '../../src/graphql/kit/fields.js';
-import type { Resource } from '../../src/graphql/kit/resource.js';
+import { actionsOf, type Resource } from '../../src/graphql/kit/resource.js';
 import type { EventType } from '../../src/events/event.js';
-import { actionsOfNew, uniqueFieldsOf } from './examples.js';
+import { actionBody, actionsOfNew, referencedRecords, uniqueFieldsOf, type RecordMaker } from './examples.js';
 import type { TestResponse } from './fixtures.js';
 
 type Body = Record<string, unknown>;
@@ -70,8 +70,10 @@ export interface ResourceAction {
   status: 200 | 201;
   /** What the answer is: the record itself (as GET then shows it), or a new record that replaces it. */
   answers: 'the record' | 'a new record';
-  /** A valid body, if the action takes one. */
+  /** A valid body, if the action takes one (its records as sample ids when it names any: see `prepare`). */
   body?: Body;
+  /** Makes the records a body names, in the organization of the key: a valid body to send. */
+  prepare?: (key: string) => Promise<Body | undefined>;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -254,13 +256,10 @@ export class OpenApiResponses {
 
 /**
  * The contract entry of a resource declared with the kit (src/graphql/kit/resource.ts),
- * read off its declaration and its examples; `references` makes, in the organization
- * of the key that creates, the records its create must name (ids by field).
+ * read off its declaration and its examples; `makerFor(key)` makes, in the organization
+ * of the key, the records its create and its actions' bodies must name.
  */
-export function contractOf(
-  resource: Resource,
-  references: (resource: Resource, key: string) => Promise<Record<string, string>>,
-): ResourceContract {
+export function contractOf(resource: Resource, makerFor: (key: string) => RecordMaker): ResourceContract {
   const { events = {}, examples, lifecycle } = resource;
   if (!examples) throw new Error(`${resource.type.name}: declare its examples (src/graphql/kit/examples.ts)`);
   if (resource.operations.update && !examples.update) {
@@ -278,22 +277,28 @@ export function contractOf(
     scopes: { read: resource.area.read, write: resource.area.write },
     create: {
       body: (n, prepared) => createExample(resource, n, (field) => prepared[field]!),
-      prepare: (_send, key) => references(resource, key),
+      prepare: (_send, key) => referencedRecords(resource, makerFor(key)),
       status: 201,
       event: events.created?.type ?? null,
     },
     update: resource.operations.update ? { body: examples.update!, event: updateEvent?.type ?? null } : null,
     delete: resource.operations.delete,
-    unique: Object.entries(resource.unique ?? {}).map(([field, message]) => ({
-      field,
-      message,
-      updatable: resource.operations.update && uniqueFieldsOf(resource, 'update').includes(field),
-    })),
+    // Those a create may give: a number the service alone assigns (a credit note's, when issued) cannot be taken.
+    unique: Object.entries(resource.unique ?? {})
+      .filter(([field]) => uniqueFieldsOf(resource, 'create').includes(field))
+      .map(([field, message]) => ({
+        field,
+        message,
+        updatable: resource.operations.update && uniqueFieldsOf(resource, 'update').includes(field),
+      })),
     actions: actionsOfNew(resource).map(({ name, path, body }) => ({
       name: path,
-      status: lifecycle!.actions![name]!.status ?? 200,
+      status: actionsOf(resource)[name]!.status ?? 200,
       answers: 'the record' as const,
       ...(body && { body }),
+      ...(resource.examples?.actionReferences?.[name] && {
+        prepare: (key: string) => actionBody(resource, name, makerFor(key)),
+      }),
     })),
     graphql: {
       list: resource.names.many,

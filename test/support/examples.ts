@@ -1,12 +1,13 @@
 // What the suites read off the declared resources (src/graphql/kit/resource.ts)
 // so that a new one needs no entry of its own: valid bodies from its examples,
-// the records its required references name (made from their own resources'
-// examples), and the lifecycle's actions that lead a new record to a state.
+// the records its required references and its actions' bodies name (made from
+// their own resources' examples, taken through the actions the example says),
+// and the lifecycle's actions that lead a new record to a state.
 import '../../src/graphql/modules.js'; // every area's index: each declaration registers itself on import
 import { declaredResources } from '../../src/graphql/kit/declared.js';
-import { createExample, requiredReferences } from '../../src/graphql/kit/examples.js';
+import { actionExample, createExample, documentExamples, requiredReferences } from '../../src/graphql/kit/examples.js';
 import { actionPath } from '../../src/graphql/kit/lifecycle.js';
-import type { Resource } from '../../src/graphql/kit/resource.js';
+import { actionsOf, type Resource } from '../../src/graphql/kit/resource.js';
 import type { z } from 'zod';
 
 type Body = Record<string, unknown>;
@@ -31,17 +32,35 @@ export interface RecordMaker {
   next(): number;
   /** Creates a record of `resource` with `body` (in the organization the records are for); answers it. */
   make(resource: Resource, body: Body): Promise<Body>;
+  /** Runs the action `step` on the record `id` of `resource` (a success, or the test fails). */
+  act(resource: Resource, id: string, step: Step): Promise<void>;
+}
+
+/** A new record of `target` from its example, taken through the actions `through`: its id. */
+async function madeThrough(target: Resource, through: readonly string[], maker: RecordMaker): Promise<string> {
+  const record = await maker.make(target, await createBody(target, maker.next(), maker));
+  const id = record.id as string;
+  for (const name of through) await maker.act(target, id, stepOf(target, name));
+  return id;
 }
 
 /** A new record for each required reference of `resource`'s create, from its target's example: ids by field. */
 export async function referencedRecords(resource: Resource, maker: RecordMaker): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   for (const field of requiredReferences(resource)) {
-    const target = referencedResource(resource, field);
-    const record = await maker.make(target, await createBody(target, maker.next(), maker));
-    ids[field] = record.id as string;
+    const through = resource.examples?.references?.[field]?.through ?? [];
+    ids[field] = await madeThrough(referencedResource(resource, field), through, maker);
   }
   return ids;
+}
+
+/** A valid body of the action `name`: its example, each record it names a new one (`actionReferences`). */
+export async function actionBody(resource: Resource, name: string, maker: RecordMaker): Promise<Body | undefined> {
+  const ids: Record<string, string> = {};
+  for (const [field, { target, through = [] }] of Object.entries(resource.examples?.actionReferences?.[name] ?? {})) {
+    ids[field] = await madeThrough(target.resource, through, maker);
+  }
+  return actionExample(resource, name, (field) => ids[field]!);
 }
 
 /** A valid create body: the example numbered `n`, with new records for its required references. */
@@ -56,26 +75,25 @@ export function uniqueFieldsOf(resource: Resource, body: 'create' | 'update'): s
   return Object.keys(resource.unique ?? {}).filter((field) => schema && field in schema.shape);
 }
 
-/** A lifecycle action as a request: POST <record>/<path> with its example body, if it has one. */
+/** An action as a request: POST <record>/<path> with its example body, if it has one. */
 export interface Step {
   name: string;
   /** The REST path segment: clock-out. */
   path: string;
+  /** The document's example: a record it names is a sample id (`actionBody` makes real ones). */
   body?: Body;
 }
 
 /** The request of the action `name`, with its example body. */
-export const stepOf = (resource: Resource, name: string): Step => ({
-  name,
-  path: actionPath(name),
-  ...(resource.examples?.actions?.[name] && { body: resource.examples.actions[name] }),
-});
+export function stepOf(resource: Resource, name: string): Step {
+  const body = documentExamples(resource).actions[name];
+  return { name, path: actionPath(name), ...(body && { body }) };
+}
 
-/** The actions a new record can take (those whose `from` holds the lifecycle's initial state). */
+/** The actions a new record can take: a record's, and the lifecycle's whose `from` holds the initial state. */
 export function actionsOfNew(resource: Resource): Step[] {
-  const lifecycle = resource.lifecycle;
-  return Object.entries(lifecycle?.actions ?? {})
-    .filter(([, action]) => action.from.includes(lifecycle!.initial))
+  return Object.entries(actionsOf(resource))
+    .filter(([, action]) => !action.from || action.from.includes(resource.lifecycle!.initial))
     .map(([name]) => stepOf(resource, name));
 }
 
@@ -100,16 +118,16 @@ export function stepsTo(resource: Resource, wanted: (state: string) => boolean):
   return undefined;
 }
 
-/** What a record needs first for the action (approve: submit), by its `from` states. */
+/** What a record needs first for the action (approve: submit), by its `from` states; none for a record's action. */
 export function stepsBefore(resource: Resource, action: string): Step[] | undefined {
-  const from = resource.lifecycle?.actions?.[action]?.from ?? [];
-  return stepsTo(resource, (state) => from.includes(state));
+  const from = actionsOf(resource)[action]?.from;
+  return from ? stepsTo(resource, (state) => from.includes(state)) : [];
 }
 
 /** The way to a state the action cannot start from (its 409), if the actions lead to one. */
 export function stepsOutOf(resource: Resource, action: string): Step[] | undefined {
-  const from = resource.lifecycle?.actions?.[action]?.from ?? [];
-  return stepsTo(resource, (state) => !from.includes(state));
+  const from = actionsOf(resource)[action]?.from;
+  return from && stepsTo(resource, (state) => !from.includes(state));
 }
 
 /** The way to a state a PUT cannot edit the record in (its 409), if the actions lead to one. */

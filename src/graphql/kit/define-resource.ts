@@ -1,13 +1,19 @@
 // `defineResource`: a resource's declaration in, its module out (the resolver
-// with the relation fields of its references, the REST rows with the
-// lifecycle's actions, and the service named after the list), ready for its
-// area's index.
+// with the relation fields of its references, the REST rows with its actions
+// (its lifecycle's and its records'), and the service named after the list),
+// ready for its area's index.
 import { declareResource } from './declared.js';
 import { documentExamples } from './examples.js';
-import { actionOnlyFields, actionPath, hasLockedStates } from './lifecycle.js';
+import { actionPath, hasLockedStates } from './lifecycle.js';
 import type { ResourceModule, ServiceDependencies } from './module.js';
 import { relationFields } from './relations.js';
-import { completeDeclaration, type Resource, type ResourceDeclaration } from './resource.js';
+import {
+  actionOnlyFields,
+  actionsOf,
+  completeDeclaration,
+  type Resource,
+  type ResourceDeclaration,
+} from './resource.js';
 import { resourceResolver } from './resource-resolver.js';
 import { ResourceService } from './resource-service.js';
 import { actionRoute, resourceRoutes, type RestRoute } from './routes.js';
@@ -45,11 +51,11 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
           .filter(Boolean)
           .join('; ') || undefined,
     },
-    actionOnly: actionOnlyFields(lifecycle, fullPath),
+    actionOnly: actionOnlyFields(resource as unknown as Resource),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
     examples,
   });
-  for (const [name, action] of Object.entries(lifecycle?.actions ?? {})) {
+  for (const [name, action] of Object.entries(actionsOf(resource))) {
     rows.push(
       actionRoute({
         path: `${fullPath}/:id/${actionPath(name)}`,
@@ -68,7 +74,10 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
           optional: action.input.optional,
         },
         status: action.status,
-        conflict: [`The ${noun[0]} is not ${action.from.join(' or ')}`, action.conflict].filter(Boolean).join('; '),
+        conflict:
+          [action.from && `The ${noun[0]} is not ${action.from.join(' or ')}`, action.conflict]
+            .filter(Boolean)
+            .join('; ') || undefined,
         example: examples.actions[name],
       }),
     );

@@ -1,7 +1,10 @@
 // A declaration's example bodies: valid requests, written once beside the
 // inputs they exercise. The OpenAPI document shows them on each request body,
 // and the contract and conformance suites drive every declared resource with
-// them, so a new resource brings its own test data.
+// them, so a new resource brings its own test data. A field that names another
+// record is filled in: a sample id in the document, a new record in the suites
+// (made from its own resource's example, and taken through the actions the
+// example says when only a record in some state will do: an open invoice).
 import type { Resource } from './resource.js';
 
 type Body = Record<string, unknown>;
@@ -16,8 +19,26 @@ export interface Examples {
   create(n: number): Body;
   /** A valid update body, for any record the create example makes; needed when PUT is served. */
   update?: Body;
-  /** The bodies of the lifecycle's actions that take input, by action name. */
+  /** The bodies of the actions that take input, by action name (without the fields `actionReferences` fill in). */
   actions?: Record<string, Body>;
+  /**
+   * The actions the record a create's required reference names takes after
+   * its own create, by field (`{ invoiceId: { through: ['open'] } }`: a credit
+   * note is made against an open invoice); default none.
+   */
+  references?: Record<string, { through: readonly string[] }>;
+  /**
+   * The fields of an action's body that name another record, by action: the
+   * resource it is of and the actions it takes first (`{ allocate: { invoiceId:
+   * { target: invoices, through: ['open'] } } }`).
+   */
+  actionReferences?: Record<string, Record<string, ExampleReference>>;
+}
+
+/** A record an action's example names: a new one of `target`, taken through the actions `through`. */
+export interface ExampleReference {
+  target: { readonly resource: Resource };
+  through?: readonly string[];
 }
 
 /** The id in the document's examples, with the prefix of the record's kind. */
@@ -40,13 +61,28 @@ export function createExample(resource: Resource, n: number, idOf: (field: strin
   return { ...references, ...resource.examples.create(n) };
 }
 
+/** The example body of the action `name`, each field its `actionReferences` name the id `idOf` gives for it. */
+export function actionExample(resource: Resource, name: string, idOf: (field: string) => string): Body | undefined {
+  const body = resource.examples?.actions?.[name];
+  if (!body) return undefined;
+  const fields = Object.keys(resource.examples?.actionReferences?.[name] ?? {});
+  return { ...Object.fromEntries(fields.map((field) => [field, idOf(field)])), ...body };
+}
+
 /** The example a request body of the OpenAPI document shows: the create's with sample ids, the update's, an action's. */
 export function documentExamples(resource: Resource): { create?: Body; update?: Body; actions: Record<string, Body> } {
   const { examples } = resource;
   const sampleId = (field: string) => `${referencedPrefix(resource, field)}_${SAMPLE_ULID}`;
+  const actions = Object.keys(examples?.actions ?? {}).map((name) => {
+    const targets = examples?.actionReferences?.[name] ?? {};
+    return [
+      name,
+      actionExample(resource, name, (field) => `${targets[field]!.target.resource.idPrefix}_${SAMPLE_ULID}`),
+    ];
+  });
   return {
     create: examples && createExample(resource, 1, sampleId),
     update: examples?.update,
-    actions: examples?.actions ?? {},
+    actions: Object.fromEntries(actions),
   };
 }

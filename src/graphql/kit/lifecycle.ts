@@ -29,29 +29,37 @@ export interface RuleContext {
   query<R extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
 }
 
-export interface Action<T, I = Record<string, unknown>> {
-  /** The states it may start from. */
-  from: readonly string[];
-  /** The state it leads to. */
-  to: string;
+/**
+ * What every action declares: one of a lifecycle (below, which moves the
+ * record's state) or one of a record (`actions` of a declaration: a payment's
+ * refund, which changes the record and leaves any state as it is).
+ */
+export interface RecordAction<T, I = Record<string, unknown>> {
   description: string;
   /** What the action takes (a JSON body, a GraphQL input); none: it takes nothing. */
   input?: ActionInput<I>;
-  /** The columns it sets besides the state, from its input and the record (may check, and throw). */
+  /** The columns it sets (besides the state, for a lifecycle's), from its input and the record (may check, and throw). */
   sets?(input: I, record: T, rules: RuleContext): Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Fields of the record only this action changes (refused in a PUT body). */
   changes?: readonly string[];
   /** The event it raises, with the previous values of what it changed: every action raises one. */
   event: EventDeclaration;
+  /** When its `sets` refuses with a 409 (for the OpenAPI document): 'The invoice has payments'. */
+  conflict?: string;
+  /** Answer 201 rather than 200 (an action that creates). */
+  status?: 200 | 201;
+}
+
+export interface Action<T, I = Record<string, unknown>> extends RecordAction<T, I> {
+  /** The states it may start from. */
+  from: readonly string[];
+  /** The state it leads to. */
+  to: string;
   /**
    * The event raised instead of `event` when `applies` to what the action
    * changes (terminate with a future endDate: the notice, not yet the end).
    */
   otherwise?: { event: EventDeclaration; applies(changes: Record<string, unknown>): boolean };
-  /** When its `sets` refuses with a 409 too (for the OpenAPI document): 'The invoice has payments'. */
-  conflict?: string;
-  /** Answer 201 rather than 200 (an action that creates). */
-  status?: 200 | 201;
 }
 
 export interface Lifecycle<T> {
@@ -144,27 +152,5 @@ export function requireDeletable(typeName: string, lifecycle: Lifecycle<unknown>
     'CONFLICT',
     `${typeName} is ${String(state)}; it can be deleted only while ${lifecycle.deletableIn.join(' or ')}`,
     lifecycle.field,
-  );
-}
-
-/**
- * The fields of the record only actions change, each with the words that say
- * which action to use (for the 400 of a PUT body that sets one).
- */
-export function actionOnlyFields(lifecycle: Lifecycle<unknown> | undefined, path: string): Record<string, string> {
-  if (!lifecycle?.actions) return {};
-  const byField = new Map<string, string[]>();
-  for (const [name, action] of Object.entries(lifecycle.actions)) {
-    for (const field of [lifecycle.field, ...(action.changes ?? [])]) {
-      byField.set(field, [...(byField.get(field) ?? []), name]);
-    }
-  }
-  return Object.fromEntries(
-    [...byField].map(([field, names]) => [
-      field,
-      `'${field}' is changed only by ${names.length > 1 ? 'the actions' : 'the action'} ${names
-        .map((name) => `POST /v1${path}/:id/${actionPath(name)}`)
-        .join(', ')}`,
-    ]),
   );
 }

@@ -1,6 +1,6 @@
 // The GraphQL face of a declared resource, made from its declaration: the
 // queries `things` and `thing`, the mutations `createThing`, `updateThing`,
-// `deleteThing` (as served) and one per lifecycle action (`terminateEmployee`),
+// `deleteThing` (as served) and one per action (`terminateEmployee`, `refundPayment`),
 // each with the area's scope. Every one calls the resource's service; when the
 // REST facade already validated the request (ctx.restInput), the service does
 // not validate it again.
@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { givenArgs } from './args.js';
 import { decoratedMethod } from './decorate.js';
 import { PageOf } from './page.js';
-import type { Resource } from './resource.js';
+import { actionsOf, type Resource } from './resource.js';
 import type { ResourceService } from './resource-service.js';
 import { lookupOptions } from './lookup.js';
 import { Requires } from './scope.js';
@@ -23,7 +23,7 @@ function given(ctx: Context, value: unknown): [unknown, boolean] {
 }
 
 export function resourceResolver<T extends { id: string }>(resource: Resource<T>): ClassType {
-  const { type, names, area, input, lifecycle } = resource;
+  const { type, names, area, input } = resource;
   const name = type.name;
   const service = (ctx: Context) => (ctx.services as unknown as Record<string, ResourceService<T>>)[names.many]!;
   const Page = PageOf(type);
@@ -80,7 +80,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       [Arg('id', () => ID), Ctx()],
     );
   }
-  for (const [action, { description, input: actionInput }] of Object.entries(lifecycle?.actions ?? {})) {
+  for (const [action, { description, input: actionInput }] of Object.entries(actionsOf(resource))) {
     const run = (id: string, value: object | undefined, ctx: Context) =>
       service(ctx).act(requirePrincipal(ctx), action, id, ...given(ctx, value ? { ...value } : {}));
     decoratedMethod(

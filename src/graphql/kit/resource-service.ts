@@ -1,5 +1,5 @@
 // The service every declared resource gets: list, get, create, update, delete
-// and its lifecycle's actions, scoped to the caller's organization. Writes go
+// and its actions (its lifecycle's and its records'), scoped to the caller's organization. Writes go
 // through store.ts (row and events in one statement); what the declaration
 // says (defaults, references, unique fields, lifecycle, events) is applied
 // here, and what is particular to the resource runs as its rules.
@@ -18,7 +18,7 @@ import type { ServiceDependencies } from './module.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
 import { refuseCycles } from './references.js';
-import { requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
+import { actionsOf, requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 import {
   deleteRecord,
@@ -224,11 +224,15 @@ export class ResourceService<T extends { id: string }> {
     }
   }
 
-  /** Runs the lifecycle action `name` on the record: 409 naming its state when the action cannot start from it. */
+  /**
+   * Runs the action `name` on the record, locked for the transaction: a
+   * lifecycle's (409 naming the state when it cannot start from the record's)
+   * moves the state, a record's changes what its `sets` answers.
+   */
   async act(principal: Principal, name: string, id: string, input: unknown, parsed = false): Promise<T> {
     const { resource } = this;
-    const lifecycle = resource.lifecycle!;
-    const action = lifecycle.actions![name]!;
+    const { lifecycle } = resource;
+    const action = actionsOf(resource)[name]!;
     requireWellFormedId(resource.idPrefix, this.label, id);
     const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
     const { organizationId } = principal;
@@ -237,9 +241,10 @@ export class ResourceService<T extends { id: string }> {
       return await inTransaction(this.db.pool, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
-        requireActionFrom(this.label, name, lifecycle, String((before as Record<string, unknown>)[lifecycle.field]));
+        const moves = action.from && lifecycle;
+        if (moves) requireActionFrom(this.label, name, moves, String((before as Record<string, unknown>)[moves.field]));
         const sets = await action.sets?.(data as never, before, ruleContextOf(client, principal));
-        const changes = { [lifecycle.field]: action.to, ...sets };
+        const changes = { ...(moves && { [moves.field]: action.to }), ...sets };
         const event = action.otherwise?.applies(changes) ? action.otherwise.event : action.event;
         const events = [{ type: event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
         return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;

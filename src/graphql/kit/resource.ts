@@ -12,7 +12,15 @@ import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import type { Label } from './labels.js';
-import { completeLifecycle, type Lifecycle, type LifecycleDeclaration, type RuleContext } from './lifecycle.js';
+import {
+  actionPath,
+  completeLifecycle,
+  type Action,
+  type Lifecycle,
+  type LifecycleDeclaration,
+  type RecordAction,
+  type RuleContext,
+} from './lifecycle.js';
 import type { AnyListDefinition } from './list.js';
 import { completeReferences, words, type Reference, type ReferenceDeclaration } from './references.js';
 
@@ -116,6 +124,14 @@ export interface ResourceDeclaration<T extends object> {
     others?: readonly EventDeclaration[];
   };
   lifecycle?: LifecycleDeclaration<T>;
+  /**
+   * Actions that change a record and move no state (a payment's refund and
+   * allocation), served as a lifecycle's are: `POST /<things>/:id/<kebab-name>`
+   * and the mutation `<name><Type>`, on any record; each name is one action's,
+   * the lifecycle's included.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  actions?: Record<string, RecordAction<T, any>>;
   rules?: Rules<T>;
   /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
@@ -158,6 +174,9 @@ export function completeDeclaration<T extends object>(declaration: ResourceDecla
     references: {},
     lifecycle: declaration.lifecycle && completeLifecycle(declaration.type, declaration.lifecycle),
   };
+  const twice = Object.keys(declaration.actions ?? {}).filter((action) => declaration.lifecycle?.actions?.[action]);
+  if (twice.length)
+    throw new Error(`${name} declares the action ${twice.join(', ')} twice: in its lifecycle and actions`);
   if (declaration.lifecycle?.deletableIn && !resource.operations.delete) {
     throw new Error(`${name}'s lifecycle says deletableIn, but DELETE is not served (operations.delete)`);
   }
@@ -180,7 +199,7 @@ export function raisedEvents(resource: Resource): EventDeclaration[] {
     ...(events?.others ?? []),
     lifecycle?.update?.event,
     lifecycle?.update?.finalEvent,
-    ...Object.values(lifecycle?.actions ?? {}).flatMap((action) => [action.event, action.otherwise?.event]),
+    ...Object.values(actionsOf(resource)).flatMap((action) => [action.event, action.otherwise?.event]),
   ];
   return [...new Set(types.filter((type): type is EventDeclaration => type !== undefined))];
 }
@@ -190,4 +209,38 @@ export function requireDeclaredEvent(resource: Resource, type: string): void {
   if (!raisedEvents(resource).some((declared) => declared.type === type)) {
     throw new Error(`${resource.type.name} declares no event '${type}': add it to its events (or its lifecycle)`);
   }
+}
+
+/** An action as every part serves it: a lifecycle's has the states it moves between, a record's none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAction<T = any> = RecordAction<T, any> & Partial<Pick<Action<T, any>, 'from' | 'to' | 'otherwise'>>;
+
+/** Every action of the resource by name: its lifecycle's, then those of a record (`actions`). */
+export function actionsOf<T extends object>(
+  resource: Pick<Resource<T>, 'lifecycle' | 'actions'>,
+): Record<string, AnyAction<T>> {
+  return { ...resource.lifecycle?.actions, ...resource.actions };
+}
+
+/**
+ * The fields of the record only actions change (a lifecycle's state, and what
+ * each action says it changes), each with the words that say which action to
+ * use (for the 400 of a PUT body that sets one).
+ */
+export function actionOnlyFields(resource: Resource): Record<string, string> {
+  const byField = new Map<string, string[]>();
+  for (const [name, action] of Object.entries(actionsOf(resource))) {
+    const state = action.from && resource.lifecycle ? [resource.lifecycle.field] : [];
+    for (const field of [...state, ...(action.changes ?? [])]) {
+      byField.set(field, [...(byField.get(field) ?? []), name]);
+    }
+  }
+  return Object.fromEntries(
+    [...byField].map(([field, names]) => [
+      field,
+      `'${field}' is changed only by ${names.length > 1 ? 'the actions' : 'the action'} ${names
+        .map((name) => `POST /v1${resource.fullPath}/:id/${actionPath(name)}`)
+        .join(', ')}`,
+    ]),
+  );
 }

@@ -2,8 +2,8 @@
 // number, assigned in sequence per organization when not given (numbering.ts);
 // the amounts computed from the lines, their discounts and the tax rates they
 // name (amounts.ts, ../tax-rate/lines.ts); a due date not before the
-// issue date; and the lifecycle draft → open → paid (payments, see
-// ../payment), or void from draft or open while nothing is paid.
+// issue date; and the lifecycle draft → open → paid (payments and credit
+// notes, see balance.ts), or void from draft or open while nothing is paid or credited.
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
@@ -17,10 +17,19 @@ import { Invoice } from './type.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Raised by the payment that covers the invoice (../payment), declared here with the invoice's other events. */
-export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).', {
-  actor: 'the caller of the covering payment',
-});
+/** Raised by what covers the invoice (balance.ts), declared here with the invoice's other events. */
+export const invoicePaid = event(
+  'invoice.paid',
+  'An invoice was paid in full (by the payment, allocation or credit note that covered it).',
+  { actor: 'the caller of the covering payment, allocation or credit note' },
+);
+
+/** Raised by the refund that leaves a paid invoice owing again (balance.ts). */
+export const invoiceReopened = event(
+  'invoice.reopened',
+  'A paid invoice was opened again: a refund of its payments left part of it due.',
+  { actor: 'the caller of the refund' },
+);
 
 function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
   if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
@@ -42,7 +51,7 @@ export const invoices = defineResource({
   events: {
     created: event('invoice.created', 'An invoice was created (POST /finance/invoices).'),
     updated: event('invoice.updated', 'A draft invoice was changed (PUT /finance/invoices/:id).'),
-    others: [invoicePaid],
+    others: [invoicePaid, invoiceReopened],
   },
   descriptions: {
     create:
@@ -68,11 +77,16 @@ export const invoices = defineResource({
       void: {
         from: ['draft', 'open'],
         to: 'void',
-        description: 'Cancels the invoice; refused (409) once a payment is recorded against it.',
-        conflict: 'The invoice has payments',
+        description:
+          'Cancels the invoice: nothing is due any more (amountDue 0); refused (409) while payments or issued ' +
+          'credit notes count against it.',
+        conflict: 'The invoice has payments or credit notes',
         sets: (_input, invoice) => {
           if (invoice.amountPaid > 0) {
             throw new DomainError('CONFLICT', 'Invoice has payments; it cannot be voided', 'status');
+          }
+          if (invoice.amountCredited > 0) {
+            throw new DomainError('CONFLICT', 'Invoice has issued credit notes; it cannot be voided', 'status');
           }
           return {};
         },

@@ -78,8 +78,23 @@ export class InvoiceLine {
   taxes!: TaxAmount[];
 }
 
-/** total − amountPaid, never stored, so it cannot drift from them. */
-const amountDue = computed(FIELD_KINDS.money, (table) => `("${table}".total - "${table}"."amountPaid")::float8`);
+/**
+ * What the contact still owes: nothing once void, else total − amountPaid −
+ * amountCredited (never below 0). Never stored, so it cannot drift from them,
+ * and one expression for the API, the exports and the dashboard.
+ */
+const amountDue = computed(
+  FIELD_KINDS.money,
+  (t) =>
+    `(case when "${t}".status = 'void' then 0 ` +
+    `else greatest(0, "${t}".total - "${t}"."amountPaid" - "${t}"."amountCredited") end)::float8`,
+);
+
+/** What is owed back to the contact: paid and credited beyond the total (a credit note on a paid invoice). */
+const creditBalance = computed(
+  FIELD_KINDS.money,
+  (t) => `greatest(0, "${t}"."amountPaid" + "${t}"."amountCredited" - "${t}".total)::float8`,
+);
 
 @ObjectType({ simpleResolvers: true, description: 'A bill to a contact, in one currency.' })
 export class Invoice {
@@ -126,14 +141,28 @@ export class Invoice {
   @Public.money({ description: 'subtotal − discountTotal + the exclusive taxes (computed).' })
   total!: number;
 
-  @Public.money({ description: 'Sum of the payments against the invoice (computed).' })
+  @Public.money({ description: 'Sum of the payments against the invoice less their refunds (computed).' })
   amountPaid!: number;
 
-  @Public.of(amountDue, { description: 'total − amountPaid (computed).' })
+  @Public.money({ description: 'Sum of the totals of the credit notes issued against the invoice (computed).' })
+  amountCredited!: number;
+
+  @Public.of(amountDue, {
+    description: '0 when void; else total − amountPaid − amountCredited, never below 0 (computed).',
+  })
   amountDue!: number;
 
+  @Public.of(creditBalance, {
+    description:
+      'What is owed back to the contact: amountPaid + amountCredited − total, never below 0 (a credit note ' +
+      'against a paid invoice leaves one; refunds of its payments bring it back to 0) (computed).',
+  })
+  creditBalance!: number;
+
   @Public.of(oneOf(INVOICE_STATUSES), {
-    description: 'draft → open (action) → paid (when payments cover the total); void from draft or open.',
+    description:
+      'draft → open (action) → paid (when payments and issued credit notes cover the total; open again when a ' +
+      'refund leaves part unpaid); void from draft or open while nothing is paid or credited.',
   })
   status!: (typeof INVOICE_STATUSES)[number];
 

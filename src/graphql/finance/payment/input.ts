@@ -1,7 +1,7 @@
-// Payment input and list arguments.
+// Payment input, list arguments and the refund and allocate actions' inputs.
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { z } from 'zod';
-import { defineInput, optional, required } from '../../kit/inputs.js';
+import { defineActionInput, defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
 import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
 import { PAYMENT_METHODS } from './type.js';
@@ -39,4 +39,18 @@ export const paymentList = defineList('Payment', {
       where: (p) => `"Payment"."receivedAt" < ${day(p)} + interval '1 day'`,
     }),
   },
+});
+
+export const refundInput = defineActionInput('Payment', 'refund', {
+  amount: required(minorUnits.min(1, 'must be positive'), {
+    graphql: () => GraphQLSafeInt,
+    description: 'Positive integer minor units; at most the amount less earlier refunds.',
+  }),
+  reason: required(text(500), { description: 'Why it is given back (up to 500 characters).' }),
+});
+
+export const allocateInput = defineActionInput('Payment', 'allocate', {
+  invoiceId: required(z.string('must be an invoice id'), {
+    description: "An open invoice of the organization in the payment's currency, owing at least its net amount.",
+  }),
 });

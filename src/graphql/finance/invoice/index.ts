@@ -1,30 +1,31 @@
 // Invoices, declared once (see kit/resource.ts). Particular to them: the
 // number, assigned in sequence per organization when not given (numbering.ts);
-// the amounts computed from the lines (amounts.ts); a due date not before the
-// issue date; and the lifecycle draft → open → paid (payments, see
-// ../payment), or void from draft or open while nothing is paid.
+// the amounts computed from the lines (amounts.ts); the dates under payment
+// terms (../terms/due-date.ts); and the lifecycle draft → open → paid (payments,
+// see ../payment), or void from draft or open while nothing is paid; overdue
+// when open past its due date (../terms/overdue-sweep.ts raises invoice.overdue).
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
+import { datesOnCreate, datesOnUpdate } from '../terms/due-date.js';
 import { invoiceAmounts, type LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
 import { nextInvoiceNumber } from './numbering.js';
 import { Invoice } from './type.js';
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Raised by the payment that covers the invoice (../payment), declared here with the invoice's other events. */
 export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (by the payment that covered it).', {
   actor: 'the caller of the covering payment',
 });
 
-function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
-  if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
-    throw new DomainError('VALIDATION_ERROR', "'dueDate': must not be before the issueDate", 'dueDate');
-  }
-}
+/** Raised by the worker on the day an invoice becomes overdue (../terms/overdue-sweep.ts), once per invoice. */
+export const invoiceOverdue = event(
+  'invoice.overdue',
+  "An open invoice's dueDate passed with an amount still due (raised once, on the day it became overdue).",
+  { actor: 'system (the worker)' },
+);
 
 export const invoices = defineResource({
   type: Invoice,
@@ -40,12 +41,14 @@ export const invoices = defineResource({
   events: {
     created: event('invoice.created', 'An invoice was created (POST /finance/invoices).'),
     updated: event('invoice.updated', 'A draft invoice was changed (PUT /finance/invoices/:id).'),
-    others: [invoicePaid],
+    others: [invoicePaid, invoiceOverdue],
   },
   descriptions: {
     create:
       'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
-      'the total; assigns the next number INV-000001, … when none is given. Emits `invoice.created`.',
+      'the total; assigns the next number INV-000001, … when none is given; dates it today (the organization’s) ' +
+      'and due after its terms (its paymentTermsDays, else the contact’s, else the organization’s) unless given. ' +
+      'Emits `invoice.created`.',
     update: 'Only while draft; new lines are computed again. Emits `invoice.updated`.',
   },
   lifecycle: {
@@ -75,24 +78,17 @@ export const invoices = defineResource({
     },
   },
   rules: {
-    check: requireDueDate,
     async create(values, rules) {
-      const issueDate = values.issueDate ?? today();
-      const dated = { issueDate, dueDate: values.dueDate ?? issueDate };
-      requireDueDate(dated);
       return {
-        ...dated,
+        ...(await datesOnCreate(values, rules)),
         ...invoiceAmounts(values.lines as LineInput[]),
         number: values.number ?? (await nextInvoiceNumber(rules)),
       };
     },
-    // null resets a field to its default, as on create: today, the issue date, the next number.
-    async update({ before, changes }, rules) {
-      const more: Record<string, unknown> = {};
-      if (changes.issueDate === null) more.issueDate = today();
-      const issueDate = more.issueDate ?? changes.issueDate ?? before.issueDate;
-      if (changes.dueDate === null) more.dueDate = issueDate;
-      requireDueDate({ issueDate, dueDate: more.dueDate ?? changes.dueDate ?? before.dueDate });
+    // null resets a field to its default, as on create: today, the default terms, the next number.
+    async update(change, rules) {
+      const { changes } = change;
+      const more = await datesOnUpdate(change, rules);
       if (changes.number === null) more.number = await nextInvoiceNumber(rules);
       if (changes.lines) Object.assign(more, invoiceAmounts(changes.lines as LineInput[]));
       return more;

@@ -2,6 +2,7 @@
 // (partial), none clearable; the rules here are the only ones.
 import { Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
+import { paymentTermsDays } from '../../finance/terms/days.js';
 import { text } from '../../kit/values.js';
 
 /**
@@ -47,6 +48,9 @@ export const updateOrganizationSchema = z.strictObject({
   workingDays: workingDays
     .optional()
     .describe('Its working week: distinct ISO weekdays, 1 Monday .. 7 Sunday; at least one.'),
+  paymentTermsDays: paymentTermsDays
+    .optional()
+    .describe("Its default payment terms: days from an invoice's issue date to its due date, 0 to 3650."),
 });
 
 export type UpdateOrganization = z.output<typeof updateOrganizationSchema>;
@@ -61,4 +65,7 @@ export class UpdateOrganizationInput {
 
   @Field(() => [Int], { nullable: true, description: 'Distinct ISO weekdays, 1 Monday .. 7 Sunday.' })
   workingDays?: number[];
+
+  @Field(() => Int, { nullable: true, description: 'Default payment terms in days, 0 to 3650.' })
+  paymentTermsDays?: number;
 }

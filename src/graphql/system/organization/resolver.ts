@@ -9,14 +9,18 @@ import { Organization } from './type.js';
 @Resolver(() => Organization)
 export class OrganizationResolver {
   @Requires()
-  @Query(() => Organization, { description: "The caller's organization: its name, time zone and working week." })
+  @Query(() => Organization, {
+    description: "The caller's organization: its name, time zone, working week and payment terms.",
+  })
   organization(@Ctx() ctx: Context): Promise<Organization> {
     return ctx.services.organizations.get(requirePrincipal(ctx));
   }
 
   @Requires('admin')
   @Mutation(() => Organization, {
-    description: 'Changes the name, time zone or working week; omitted settings are kept. Emits organization.updated.',
+    description:
+      'Changes the name, time zone, working week or payment terms; omitted settings are kept. Emits ' +
+      'organization.updated.',
   })
   updateOrganization(
     @Arg('input', () => UpdateOrganizationInput) input: object,

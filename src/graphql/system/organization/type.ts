@@ -31,4 +31,11 @@ export class Organization {
     description: 'Its working week: ISO weekdays, 1 Monday .. 7 Sunday, in order; default [1, 2, 3, 4, 5].',
   })
   workingDays!: number[];
+
+  @Public.int({
+    description:
+      "Its default payment terms in days (0..3650; default 30): an invoice's dueDate is its issueDate plus the " +
+      "invoice's own terms, else its contact's, else these.",
+  })
+  paymentTermsDays!: number;
 }

@@ -15,7 +15,7 @@ export class ViewerService {
     const [organization, user] = await Promise.all([
       this.db.prisma.organization.findUnique({
         where: { id: organizationId },
-        select: { id: true, name: true, timeZone: true, workingDays: true },
+        select: { id: true, name: true, timeZone: true, workingDays: true, paymentTermsDays: true },
       }),
       userId ? this.db.prisma.user.findFirst({ where: { id: userId, organizationId } }) : null,
     ]);

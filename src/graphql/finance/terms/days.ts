@@ -21,11 +21,9 @@ const epochDay = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 
 /** `date` plus `days`, YYYY-MM-DD; a 400 naming `field` past 9999-12-31 (the API's dates have four digits). */
 export function addDays(date: string, days: number, field: string): string {
-  const due = new Date((epochDay(date) + days) * DAY_MS).toISOString().slice(0, 10);
-  if (due.length !== 10 || due > LAST_DATE) {
-    throw invalidField(field, `the due date would fall after ${LAST_DATE}`);
-  }
-  return due;
+  const day = epochDay(date) + days;
+  if (day > epochDay(LAST_DATE)) throw invalidField(field, `the due date would fall after ${LAST_DATE}`);
+  return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The days from `from` to `to` (negative when `to` is earlier). */

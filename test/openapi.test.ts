@@ -114,6 +114,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/invoices/{id}/void': ['post'],
   '/finance/payments': ['get', 'post'],
   '/finance/payments/{id}': ['get'],
+  '/finance/reports/receivables-aging': ['get'],
   '/openapi.json': ['get'],
   '/organization': ['get', 'put'],
   '/oauth-apps': ['get', 'post'],
@@ -418,7 +419,9 @@ describe('GET /v1/openapi.json', () => {
     expect(body.type).toBe('object');
     expect(body.required).toEqual(['email']);
     const fields = Object.keys(body.properties);
-    expect(fields.sort()).toEqual(['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort());
+    expect(fields.sort()).toEqual(
+      ['company', 'email', 'firstName', 'lastName', 'paymentTermsDays', 'phone', 'tags'].sort(),
+    );
     // Read-only fields are accepted at their current values (DECISIONS): named, not typed; any other name is refused.
     expect(body.propertyNames.enum.sort()).toEqual([...fields, 'createdAt', 'id', 'updatedAt'].sort());
     expect(body.description).toMatch(/read-only fields \(`id`, `createdAt`, `updatedAt`\)/);

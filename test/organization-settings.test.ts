@@ -36,6 +36,7 @@ describe('GET /v1/organization', () => {
         name: 'Analytical Engines',
         timeZone: 'UTC',
         workingDays: [1, 2, 3, 4, 5],
+        paymentTermsDays: 30,
       });
     }
     expect((await server.rest('GET', '/v1/organization')).status).toBe(401);
@@ -55,7 +56,13 @@ describe('PUT /v1/organization', () => {
     const res = await put({ timeZone: 'Europe/Paris', workingDays: [5, 1, 2] });
     expect(res.status, res.text).toBe(200);
     // The working week comes back in weekday order.
-    expect(res.body).toEqual({ id: org.id, name: 'Settings', timeZone: 'Europe/Paris', workingDays: [1, 2, 5] });
+    expect(res.body).toEqual({
+      id: org.id,
+      name: 'Settings',
+      timeZone: 'Europe/Paris',
+      workingDays: [1, 2, 5],
+      paymentTermsDays: 30,
+    });
     expect((await server.rest('GET', '/v1/organization', { key: admin })).body).toEqual(res.body);
 
     const renamed = await put({ name: 'Settings Ltd' });

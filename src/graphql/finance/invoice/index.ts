@@ -24,7 +24,7 @@ export const invoicePaid = event('invoice.paid', 'An invoice was paid in full (b
 export const invoiceOverdue = event(
   'invoice.overdue',
   "An open invoice's dueDate passed with an amount still due (raised once, on the day it became overdue).",
-  { actor: 'system (the worker)' },
+  { actor: '`system` (the worker)' },
 );
 
 export const invoices = defineResource({

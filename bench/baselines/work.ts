@@ -26,7 +26,7 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 
 /** Millisecond ISO 8601 UTC, formatted by PostgreSQL as Date#toISOString does (and as the service does). */
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const CONTACT_COLUMNS = `id, "firstName", "lastName", email, company, phone, tags,
+const CONTACT_COLUMNS = `id, "firstName", "lastName", email, company, phone, tags, "paymentTermsDays",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const DEAL_COLUMNS = `id, title, amount::float8 as amount, currency, stage, "contactId",
   to_char("expectedCloseDate", 'YYYY-MM-DD') as "expectedCloseDate", ${iso('"closedAt"')} as "closedAt",
@@ -65,11 +65,14 @@ const PAY_COMPONENT_COLUMNS = `id, "employeeId", kind, code, description, amount
 
 // Lines as json (not jsonb) so their keys keep the order the service's GraphQL selection gives them.
 const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate", 'YYYY-MM-DD') as "issueDate",
-  to_char("dueDate", 'YYYY-MM-DD') as "dueDate",
+  to_char("dueDate", 'YYYY-MM-DD') as "dueDate", ("dueDate" - "issueDate") as "paymentTermsDays",
   (select json_agg(json_build_object('description', l->'description', 'quantity', l->'quantity',
      'unitAmount', l->'unitAmount', 'amount', l->'amount')) from jsonb_array_elements(lines) l) as lines,
   notes, subtotal::float8 as subtotal, total::float8 as total, "amountPaid"::float8 as "amountPaid",
-  (total - "amountPaid")::float8 as "amountDue", status, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+  (total - "amountPaid")::float8 as "amountDue", status,
+  (status = 'open' and total - "amountPaid" > 0 and "dueDate" < (now() at time zone
+    (select o."timeZone" from "Organization" o where o.id = "Invoice"."organizationId"))::date) as overdue,
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const PAYMENT_COLUMNS = `id, "invoiceId", amount::float8 as amount, currency, method, ${iso('"receivedAt"')} as "receivedAt",
   reference, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 

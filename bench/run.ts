@@ -260,7 +260,9 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
                 'con_seed' || lpad((1 + (i * 31) % $3::int)::text, 22, '0'), 'EUR', date '2026-01-01' + i % 365,
                 date '2026-01-31' + i % 365,
                 jsonb_build_array(jsonb_build_object('description', 'Work ' || i, 'quantity', 1.5, 'unitAmount', 10000,
-                                                     'amount', 15000)), null, 15000, 15000, 0, 'open', at, at
+                                                     'discountPercent', null, 'discountAmount', null, 'discount', 0,
+                                                     'amount', 15000, 'taxRateIds', '[]'::jsonb, 'taxes', '[]'::jsonb)),
+                null, 15000, 15000, 0, 'open', at, at
          from generate_series(1, $2::int) as i,
               lateral (select timestamptz '2024-01-01 00:00:00Z' + ((i * 7919) % $2::int) * interval '1 minute' as at) as t`,
         [organization.id, INVOICES, CONTACTS],

@@ -201,7 +201,7 @@ describe('every change of a declared resource raises its event, made by the API 
     const dates = { issueDate: '2020-01-01', dueDate: '2020-01-31' };
     const late = await send('POST', '/finance/invoices', { contactId: contact.id, currency: 'EUR', lines, ...dates });
     await send('POST', `/finance/invoices/${late.id}/open`);
-    await worker.current().runner.addJob(OVERDUE_INVOICES);
+    await worker.current().runner.addJob(OVERDUE_INVOICES, {});
     const lateEvents = await eventually(async () => {
       const history = await historyOf(late.id);
       return history.length === 3 && history;

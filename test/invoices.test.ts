@@ -35,6 +35,9 @@ const LINES = [
   { description: 'Licences', quantity: 3, unitAmount: 2_500 }, // 7,500
 ];
 
+/** What a line without discount or tax shows besides its own fields and amount (issue 26). */
+const UNDISCOUNTED = { discountPercent: null, discountAmount: null, discount: 0, taxRateIds: [], taxes: [] };
+
 const post = (body: Record<string, unknown>, withKey = key) =>
   server.rest('POST', '/v1/finance/invoices', { key: withKey, body });
 
@@ -116,7 +119,7 @@ describe('POST /v1/finance/invoices', () => {
       lines: [{ description: 'One', quantity: 2, unitAmount: 50, amount: 100 }],
     });
     expect(invoice).toMatchObject({ subtotal: 100, total: 100, amountPaid: 0, amountDue: 100 });
-    expect(invoice.lines).toEqual([{ description: 'One', quantity: 2, unitAmount: 50, amount: 100 }]);
+    expect(invoice.lines).toEqual([{ description: 'One', quantity: 2, unitAmount: 50, amount: 100, ...UNDISCOUNTED }]);
   });
 
   it('refuses bad lines, dates and currencies naming the field', async () => {
@@ -204,7 +207,9 @@ describe('lifecycle', () => {
     });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body).toMatchObject({ subtotal: 2, total: 2, amountDue: 2, dueDate: '2099-01-01' });
-    expect(edited.body.lines).toEqual([{ description: 'Only', quantity: 0.5, unitAmount: 3, amount: 2 }]);
+    expect(edited.body.lines).toEqual([
+      { description: 'Only', quantity: 0.5, unitAmount: 3, amount: 2, ...UNDISCOUNTED },
+    ]);
     const reset = await put(invoice.id, { dueDate: null });
     // Reset to the default: the issue date plus the organization's 30 days (issue 26; it was the issue date).
     expect(reset.body.dueDate).toBe(addDays(reset.body.issueDate, 30, 'dueDate'));

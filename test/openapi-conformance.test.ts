@@ -268,6 +268,17 @@ const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
     expect(hired.status, hired.text).toBe(201);
     return via('DELETE', `/hr/departments/${department.id}`, { key: admin });
   },
+  // A tax rate an invoice line names cannot be deleted (deactivated instead).
+  deleteTaxRate: async () => {
+    const rate = await create('/finance/tax-rates', '/finance/tax-rates');
+    const body = (await bodyOf(declaredAt('/finance/invoices')!)) as { lines: object[] };
+    const invoiced = await server.rest('POST', '/v1/finance/invoices', {
+      key: admin,
+      body: { ...body, lines: body.lines.map((line) => ({ ...line, taxRateIds: [rate.id] })) },
+    });
+    expect(invoiced.status, invoiced.text).toBe(201);
+    return via('DELETE', `/finance/tax-rates/${rate.id}`, { key: admin });
+  },
   // An invoice with payments cannot be voided; a payment against a draft is refused.
   voidInvoice: async () => {
     const invoice = await openInvoice();

@@ -36,6 +36,10 @@ describe('GET /v1/organization', () => {
         name: 'Analytical Engines',
         timeZone: 'UTC',
         workingDays: [1, 2, 3, 4, 5],
+        // Printed on invoices (PUT sets them): none until then.
+        legalName: null,
+        address: null,
+        taxId: null,
         paymentTermsDays: 30,
       });
     }
@@ -61,6 +65,9 @@ describe('PUT /v1/organization', () => {
       name: 'Settings',
       timeZone: 'Europe/Paris',
       workingDays: [1, 2, 5],
+      legalName: null,
+      address: null,
+      taxId: null,
       paymentTermsDays: 30,
     });
     expect((await server.rest('GET', '/v1/organization', { key: admin })).body).toEqual(res.body);

@@ -67,8 +67,11 @@ const PAY_COMPONENT_COLUMNS = `id, "employeeId", kind, code, description, amount
 const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate", 'YYYY-MM-DD') as "issueDate",
   to_char("dueDate", 'YYYY-MM-DD') as "dueDate", ("dueDate" - "issueDate") as "paymentTermsDays",
   (select json_agg(json_build_object('description', l->'description', 'quantity', l->'quantity',
-     'unitAmount', l->'unitAmount', 'amount', l->'amount')) from jsonb_array_elements(lines) l) as lines,
-  notes, subtotal::float8 as subtotal, total::float8 as total, "amountPaid"::float8 as "amountPaid",
+     'unitAmount', l->'unitAmount', 'discountPercent', l->'discountPercent', 'discountAmount', l->'discountAmount',
+     'discount', l->'discount', 'amount', l->'amount', 'taxRateIds', l->'taxRateIds', 'taxes', l->'taxes'))
+   from jsonb_array_elements(lines) l) as lines,
+  notes, subtotal::float8 as subtotal, "discountTotal"::float8 as "discountTotal", "taxTotal"::float8 as "taxTotal",
+  taxes, total::float8 as total, "amountPaid"::float8 as "amountPaid",
   (total - "amountPaid")::float8 as "amountDue", status,
   (status = 'open' and total - "amountPaid" > 0 and "dueDate" < (now() at time zone
     (select o."timeZone" from "Organization" o where o.id = "Invoice"."organizationId"))::date) as overdue,

@@ -10,7 +10,7 @@ const systemEvent = <T extends string>(type: T, description: string, actor?: str
 export const SYSTEM_EVENTS = [
   systemEvent(
     'organization.updated',
-    "The organization's name, time zone or working week was changed (PUT /organization).",
+    "The organization's name, time zone, working week or document details changed (PUT /organization).",
   ),
   systemEvent('user.logged_in', 'A user signed in (actor: that user).', 'the user who signed in'),
   systemEvent('user.created', 'A user was added (POST /users).'),

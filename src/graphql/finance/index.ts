@@ -1,7 +1,16 @@
 // The finance area: one line per resource.
+import { financeDocumentsModule } from './documents/index.js';
 import { expenses } from './expense/index.js';
 import { invoices } from './invoice/index.js';
 import { payments } from './payment/index.js';
 import { receivablesAgingModule } from './receivables-aging/index.js';
+import { taxRates } from './tax-rate/index.js';
 
-export const finance = [invoices.module, payments.module, expenses.module, receivablesAgingModule] as const;
+export const finance = [
+  invoices.module,
+  payments.module,
+  expenses.module,
+  taxRates.module,
+  financeDocumentsModule,
+  receivablesAgingModule,
+] as const;

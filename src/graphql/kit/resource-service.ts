@@ -269,10 +269,10 @@ export class ResourceService<T extends { id: string }> {
         return true;
       });
     } catch (error) {
-      // Records still naming this one (ON DELETE RESTRICT): a conflict, even through one of its own references.
+      // Records still naming this one (ON DELETE RESTRICT): a conflict naming its id, even through one of its own references.
       if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
         const message = this.resource.conflicts?.delete ?? `Other records still refer to this ${this.resource.noun[0]}`;
-        throw new DomainError('CONFLICT', message);
+        throw new DomainError('CONFLICT', message, 'id');
       }
       throw this.refusal(error) ?? error;
     }

@@ -1,18 +1,20 @@
 // Invoices, declared once (see kit/resource.ts). Particular to them: the
 // number, assigned in sequence per organization when not given (numbering.ts);
-// the amounts computed from the lines (amounts.ts); the dates under payment
-// terms (../terms/due-date.ts); and the lifecycle draft → open → paid (payments,
-// see ../payment), or void from draft or open while nothing is paid; overdue
-// when open past its due date (../terms/overdue-sweep.ts raises invoice.overdue).
+// the amounts computed from the lines, their discounts and the tax rates they
+// name (amounts.ts, ../tax-rate/lines.ts); the dates under payment terms
+// (../terms/due-date.ts); and the lifecycle draft → open → paid (payments, see
+// ../payment), or void from draft or open while nothing is paid; overdue when
+// open past its due date (../terms/overdue-sweep.ts raises invoice.overdue).
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
 import { datesOnCreate, datesOnUpdate } from '../terms/due-date.js';
-import { invoiceAmounts, type LineInput } from './amounts.js';
+import type { LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
 import { nextInvoiceNumber } from './numbering.js';
+import { priceInvoice } from './pricing.js';
 import { Invoice } from './type.js';
 
 /** Raised by the payment that covers the invoice (../payment), declared here with the invoice's other events. */
@@ -45,11 +47,15 @@ export const invoices = defineResource({
   },
   descriptions: {
     create:
-      'Computes each line’s amount (quantity × unitAmount rounded half up to the minor unit), the subtotal and ' +
-      'the total; assigns the next number INV-000001, … when none is given; dates it today (the organization’s) ' +
+      'Computes each line’s discount, amount (quantity × unitAmount rounded half up to the minor unit, less the ' +
+      'discount) and taxes, then subtotal, discountTotal, taxTotal, taxes per rate and total (README: Taxes and ' +
+      'discounts); assigns the next number INV-000001, … when none is given; dates it today (the organization’s) ' +
       'and due after its terms (its paymentTermsDays, else the contact’s, else the organization’s) unless given. ' +
-      'Emits `invoice.created`.',
-    update: 'Only while draft; new lines are computed again. Emits `invoice.updated`.',
+      'A line’s taxRateIds must be active rates of the organization (400 naming `lines.<n>.taxRateIds`). Emits ' +
+      '`invoice.created`.',
+    update:
+      'Only while draft; new lines are computed again (a rate deactivated since may stay on the invoice that ' +
+      'used it). Emits `invoice.updated`.',
   },
   lifecycle: {
     field: 'status',
@@ -81,16 +87,19 @@ export const invoices = defineResource({
     async create(values, rules) {
       return {
         ...(await datesOnCreate(values, rules)),
-        ...invoiceAmounts(values.lines as LineInput[]),
+        ...(await priceInvoice(rules, values.id as string, values.lines as LineInput[])),
         number: values.number ?? (await nextInvoiceNumber(rules)),
       };
     },
     // null resets a field to its default, as on create: today, the default terms, the next number.
     async update(change, rules) {
-      const { changes } = change;
+      const { before, changes } = change;
       const more = await datesOnUpdate(change, rules);
       if (changes.number === null) more.number = await nextInvoiceNumber(rules);
-      if (changes.lines) Object.assign(more, invoiceAmounts(changes.lines as LineInput[]));
+      if (changes.lines) {
+        const previous = before.taxes.map((tax) => tax.taxRateId);
+        Object.assign(more, await priceInvoice(rules, before.id, changes.lines as LineInput[], previous));
+      }
       return more;
     },
   },
@@ -99,7 +108,10 @@ export const invoices = defineResource({
       currency: 'EUR',
       issueDate: '2026-03-01',
       dueDate: '2026-03-31',
-      lines: [{ description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 }],
+      lines: [
+        { description: `Work ${n}`, quantity: 1.5, unitAmount: 10_000 },
+        { description: 'Travel', quantity: 1, unitAmount: 4_000, discountPercent: '12.5' },
+      ],
       notes: 'Net 30',
     }),
     update: { notes: 'Changed', dueDate: '2100-01-01' },

@@ -3,12 +3,44 @@
 // same select list as its columns.
 import { Float, ObjectType } from 'type-graphql';
 import { z } from 'zod';
-import { computed, FIELD_KINDS, objectList, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import {
+  computed,
+  FIELD_KINDS,
+  objectList,
+  oneOf,
+  Public,
+  storedObjectList,
+  type FieldKind,
+} from '../../kit/fields.js';
 import { overdueKind, paymentTermsKind } from '../terms/overdue-sql.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
 const decimal: FieldKind = { ...FIELD_KINDS.int, graphql: () => Float, schema: () => z.number() };
+
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A tax rate applied to an amount: on a line, or summed over a document’s lines.',
+})
+export class TaxAmount {
+  @Public.id({ description: 'The tax rate (txr_…).' })
+  taxRateId!: string;
+
+  @Public.text({ description: 'The rate’s name when the amounts were computed.' })
+  name!: string;
+
+  @Public.text({ description: 'The rate’s percent, a decimal string ("19", "8.875").' })
+  percentage!: string;
+
+  @Public.boolean({ description: 'Whether the amount taxed includes the tax.' })
+  inclusive!: boolean;
+
+  @Public.money({ description: 'What the rate applies to: the net amount, inclusive taxes taken out.' })
+  taxableAmount!: number;
+
+  @Public.money({ description: 'The tax, rounded half up to the minor unit per line.' })
+  amount!: number;
+}
 
 @ObjectType({ simpleResolvers: true, description: 'One line of an invoice.' })
 export class InvoiceLine {
@@ -21,8 +53,30 @@ export class InvoiceLine {
   @Public.money({ description: 'Integer minor units per unit.' })
   unitAmount!: number;
 
-  @Public.money({ description: 'quantity × unitAmount, rounded half up to the minor unit (computed).' })
+  @Public.text({ nullable: true, description: 'Percent taken off quantity × unitAmount, a decimal string ("10").' })
+  discountPercent!: string | null;
+
+  @Public.money({ nullable: true, description: 'Minor units taken off quantity × unitAmount.' })
+  discountAmount!: number | null;
+
+  @Public.money({
+    description:
+      'What is taken off: quantity × unitAmount × discountPercent / 100 rounded half up, or discountAmount (computed).',
+  })
+  discount!: number;
+
+  @Public.money({
+    description:
+      'quantity × unitAmount rounded half up to the minor unit, less the discount; inclusive taxes are in it, ' +
+      'exclusive ones are not (computed).',
+  })
   amount!: number;
+
+  @Public.idList({ description: 'The tax rates applied (txr_…), each to the net amount; none: [].' })
+  taxRateIds!: string[];
+
+  @Public.of(objectList(TaxAmount), { description: 'One per rate of taxRateIds, in its order (computed).' })
+  taxes!: TaxAmount[];
 }
 
 /** total − amountPaid, never stored, so it cannot drift from them. */
@@ -64,10 +118,21 @@ export class Invoice {
   @Public.text({ nullable: true })
   notes!: string | null;
 
-  @Public.money({ description: 'Sum of the lines’ amounts (computed).' })
+  @Public.money({ description: 'Sum of the lines’ quantity × unitAmount, before discounts (computed).' })
   subtotal!: number;
 
-  @Public.money({ description: 'The subtotal: no tax is applied (computed).' })
+  @Public.money({ description: 'Sum of the lines’ discounts (computed).' })
+  discountTotal!: number;
+
+  @Public.money({ description: 'Sum of every tax of the lines, inclusive and exclusive (computed).' })
+  taxTotal!: number;
+
+  @Public.of(storedObjectList(TaxAmount), {
+    description: 'Per tax rate, in the order the lines first name them: its taxable amount and tax, summed (computed).',
+  })
+  taxes!: TaxAmount[];
+
+  @Public.money({ description: 'subtotal − discountTotal + the exclusive taxes (computed).' })
   total!: number;
 
   @Public.money({ description: 'Sum of the payments against the invoice (computed).' })

@@ -1,5 +1,6 @@
 // What PUT /organization and updateOrganization take: each setting optional
-// (partial), none clearable; the rules here are the only ones.
+// (partial); the calendar settings are not clearable, the details printed on
+// documents are (null); the rules here are the only ones.
 import { Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import { paymentTermsDays } from '../../finance/terms/days.js';
@@ -48,6 +49,18 @@ export const updateOrganizationSchema = z.strictObject({
   workingDays: workingDays
     .optional()
     .describe('Its working week: distinct ISO weekdays, 1 Monday .. 7 Sunday; at least one.'),
+  legalName: text(200)
+    .nullable()
+    .optional()
+    .describe('Its registered name, printed on invoices and credit notes instead of `name`; null clears it.'),
+  address: text(500)
+    .nullable()
+    .optional()
+    .describe('Its postal address as printed on documents, lines separated by newlines; null clears it.'),
+  taxId: text(50)
+    .nullable()
+    .optional()
+    .describe('Its tax or VAT registration number, printed on documents; null clears it.'),
   paymentTermsDays: paymentTermsDays
     .optional()
     .describe("Its default payment terms: days from an invoice's issue date to its due date, 0 to 3650."),
@@ -65,6 +78,15 @@ export class UpdateOrganizationInput {
 
   @Field(() => [Int], { nullable: true, description: 'Distinct ISO weekdays, 1 Monday .. 7 Sunday.' })
   workingDays?: number[];
+
+  @Field(() => String, { nullable: true, description: 'Its registered name on documents; null clears it.' })
+  legalName?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Its postal address on documents; null clears it.' })
+  address?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Its tax or VAT number on documents; null clears it.' })
+  taxId?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Default payment terms in days, 0 to 3650.' })
   paymentTermsDays?: number;

@@ -1,6 +1,7 @@
 // Organizations (tenants) and their first admin user. Only operators create
 // them (CLI, first-run bootstrap). A credential reads its own organization, and
-// an admin changes its settings (name, time zone, working week, payment terms).
+// an admin changes its settings (name, time zone, working week, the legal
+// name, address and tax id printed on its documents, and payment terms).
 import { z } from 'zod';
 import type { Principal } from '../../../auth/principal.js';
 import { hashPassword } from '../../../auth/passwords.js';
@@ -16,7 +17,17 @@ import { email, password } from '../../kit/values.js';
 import { updateOrganizationSchema } from './input.js';
 import type { Organization } from './type.js';
 
-const SETTINGS = { id: true, name: true, timeZone: true, workingDays: true, paymentTermsDays: true } as const;
+/** The organization's public fields (Organization), as Prisma selects them: here and for Viewer.organization. */
+export const SETTINGS = {
+  id: true,
+  name: true,
+  timeZone: true,
+  workingDays: true,
+  legalName: true,
+  address: true,
+  taxId: true,
+  paymentTermsDays: true,
+} as const;
 
 export const createOrganizationSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200),
@@ -82,7 +93,8 @@ export class OrganizationService {
     if (patch.timeZone !== undefined) patch.timeZone = await this.spelledTimeZone(patch.timeZone);
     return this.db.prisma.$transaction(async (tx) => {
       const [before] = await tx.$queryRaw<Organization[]>`
-        select id, name, "timeZone", "workingDays", "paymentTermsDays" from "Organization" where id = ${principal.organizationId} for update`;
+        select id, name, "timeZone", "workingDays", "legalName", address, "taxId", "paymentTermsDays"
+        from "Organization" where id = ${principal.organizationId} for update`;
       if (!before) throw notFound('Organization');
       refuseChangedFixed(before, fixed);
       const data = changedColumns(before, patch);

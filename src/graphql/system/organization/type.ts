@@ -32,6 +32,15 @@ export class Organization {
   })
   workingDays!: number[];
 
+  @Public.text({ nullable: true, description: 'Its registered name, printed on documents instead of `name`.' })
+  legalName!: string | null;
+
+  @Public.text({ nullable: true, description: 'Its postal address on documents, lines separated by newlines.' })
+  address!: string | null;
+
+  @Public.text({ nullable: true, description: 'Its tax or VAT registration number on documents.' })
+  taxId!: string | null;
+
   @Public.int({
     description:
       "Its default payment terms in days (0..3650; default 30): an invoice's dueDate is its issueDate plus the " +

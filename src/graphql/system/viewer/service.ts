@@ -4,6 +4,7 @@ import type { Principal } from '../../../auth/principal.js';
 import { notFound } from '../../../errors.js';
 import { toPublic } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
+import { SETTINGS } from '../organization/service.js';
 import { User } from '../user/type.js';
 import type { Viewer } from './type.js';
 
@@ -15,7 +16,7 @@ export class ViewerService {
     const [organization, user] = await Promise.all([
       this.db.prisma.organization.findUnique({
         where: { id: organizationId },
-        select: { id: true, name: true, timeZone: true, workingDays: true, paymentTermsDays: true },
+        select: SETTINGS,
       }),
       userId ? this.db.prisma.user.findFirst({ where: { id: userId, organizationId } }) : null,
     ]);

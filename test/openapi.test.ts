@@ -111,6 +111,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/invoices': ['get', 'post'],
   '/finance/invoices/{id}': ['get', 'put'],
   '/finance/invoices/{id}/open': ['post'],
+  '/finance/invoices/{id}/pdf': ['get'],
   '/finance/invoices/{id}/void': ['post'],
   '/finance/payments': ['get', 'post'],
   '/finance/payments/{id}': ['get'],

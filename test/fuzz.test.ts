@@ -5,7 +5,8 @@
 //
 // - no 5xx, and an answer within FUZZ_SLOW_MS (2 s by default);
 // - REST: anything but a 2xx is exactly the envelope {error: {code, message,
-//   field?, retryAfter?}} with a documented code; a 2xx of a documented operation is JSON;
+//   field?, retryAfter?}} with a documented code; a 2xx of a documented operation is JSON
+//   (or a file of a type the document lists for it, a PDF);
 // - GraphQL: every error carries a documented extensions.code that is not a fault of
 //   ours (INTERNAL_ERROR, SERVICE_UNAVAILABLE), and a 4xx carries errors;
 // - no stack frame, source location, node_modules or Prisma in any body, and no
@@ -300,6 +301,19 @@ function notAnEnvelope(body: unknown): string | undefined {
 
 const isJson = (answer: Answer) => /^application\/(?:[\w.+-]+\+)?json\b/.test(answer.headers.get('content-type') ?? '');
 
+/** The media types the document lists for a 2xx of `operation` ("GET /path"): JSON, or a file's (a PDF). */
+function documentedTypes(operation: string, status: number): string[] {
+  const [method, path] = operation.split(' ');
+  const responses = doc.paths?.[path!]?.[method!.toLowerCase()]?.responses ?? {};
+  return Object.keys(responses[String(status)]?.content ?? {});
+}
+
+/** A 2xx in a documented file type (a PDF download), not JSON. */
+function isDocumentedFile(operation: string, answer: Answer): boolean {
+  const type = answer.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
+  return type !== 'application/json' && documentedTypes(operation, answer.status).includes(type);
+}
+
 function restProblems(request: FuzzRequest, answer: Answer): string[] {
   const problems: string[] = [];
   const hasBody = request.method !== 'HEAD';
@@ -309,7 +323,8 @@ function restProblems(request: FuzzRequest, answer: Answer): string[] {
     else if (!isJson(answer)) problems.push(`the envelope is sent as ${answer.headers.get('content-type')}`);
   }
   if (answer.status < 300 && hasBody && request.operation) {
-    if (answer.status === 204 ? answer.text !== '' : answer.body === undefined || !isJson(answer))
+    const fileOk = answer.status !== 204 && isDocumentedFile(request.operation, answer);
+    if (!fileOk && (answer.status === 204 ? answer.text !== '' : answer.body === undefined || !isJson(answer)))
       problems.push(`a ${answer.status} of ${request.operation} is not JSON`);
   }
   const error = answer.body?.error;

@@ -85,14 +85,22 @@ describe('without a worker: requests, validation, tenancy', () => {
     expect(unknown.body.error.message).toMatch(/contacts.*deals.*employees.*events.*payroll-runs/);
   });
 
-  it("keeps another organization's exports out of reach (404) and needs admin (403)", async () => {
+  it("keeps another organization's exports out of reach (404) and needs the resource's read scope (403)", async () => {
     const created = await server.rest('POST', '/v1/exports', { key, body: { resource: 'deals', format: 'json' } });
     expect((await server.rest('GET', `/v1/exports/${created.body.id}`, { key: other })).status).toBe(404);
     expect((await server.rest('GET', `/v1/exports/${created.body.id}/download`, { key: other })).status).toBe(404);
     expect((await server.rest('GET', '/v1/exports', { key: other })).body.data).toEqual([]);
+    // Issue 26: no longer admin only; a crm:read key exports the CRM, not finance nor the events.
     const reader = await (await server.org()).key(['crm:read']);
-    const refused = await server.rest('POST', '/v1/exports', { key: reader, body: {} });
-    expect(refused.status).toBe(403);
+    for (const resource of ['invoices', 'events']) {
+      const refused = await server.rest('POST', '/v1/exports', { key: reader, body: { resource, format: 'csv' } });
+      expect(refused.status, refused.text).toBe(403);
+    }
+    const allowed = await server.rest('POST', '/v1/exports', {
+      key: reader,
+      body: { resource: 'deals', format: 'csv' },
+    });
+    expect(allowed.status, allowed.text).toBe(202);
   });
 
   it('is in GraphQL with the same checks', async () => {
@@ -345,6 +353,36 @@ describe('npm run cli -- export create', () => {
     ]);
     expect(wrong.code).toBe(2);
     expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', field: '--resource' });
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('writes amounts in major units and a byte order mark with --amounts decimal --bom (issue 26)', async () => {
+    const org = await server.org();
+    const key = await org.key(['admin']);
+    const contact = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'k@example.test' } });
+    const invoice = await server.rest('POST', '/v1/finance/invoices', {
+      key,
+      body: {
+        contactId: contact.body.id,
+        currency: 'KWD',
+        lines: [{ description: 'A', quantity: 1, unitAmount: 10_710 }],
+      },
+    });
+    expect(invoice.status, invoice.text).toBe(201);
+    const dir = await mkdtemp(path.join(tmpdir(), 'export-cli-'));
+    const out = path.join(dir, 'invoice-lines.csv');
+    const args = ['export', 'create', '--org', org.id, '--resource', 'invoice-lines', '--format', 'csv'];
+    const done = await cli([...args, '--amounts', 'decimal', '--bom', '--out', out, '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ amounts: 'decimal', bom: true, rowsWritten: 1 });
+    const bytes = await readFile(out);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [row] = parseCsv(bytes.subarray(3), { columns: true }) as Row[];
+    expect(row).toMatchObject({ currency: 'KWD', unitAmount: '10.710', lineTotal: '10.710' });
+
+    const wrong = await cli([...args, '--amounts', 'cents', '--json']);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', field: '--amounts' });
     await rm(dir, { recursive: true, force: true });
   }, 120_000);
 });

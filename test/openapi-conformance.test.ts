@@ -240,6 +240,13 @@ function declaredConflicts(operation: DocumentedOperation): (() => Promise<Proxi
   ];
 }
 
+/** 403s that the input decides, not the operation's scope: the request that makes each, by operationId. */
+const FORBIDDEN: Record<string, () => Promise<ProxiedResponse>> = {
+  // Exporting contacts needs crm:read (issue 26: the resource's read scope, not admin).
+  createExport: async () =>
+    via('POST', '/exports', { key: await keyWith(['finance:read']), body: { resource: 'contacts', format: 'csv' } }),
+};
+
 /** Conflicts no generic request reaches: the request that makes each 409, by operationId. */
 const CONFLICTS: Record<string, () => Promise<ProxiedResponse>> = {
   updateDeal: async () => {
@@ -577,6 +584,7 @@ describe.each(TITLED)('%s', (_title, operation) => {
     if (scope && documents(403)) {
       expectAnswer(operation, await via(verb, path, { key: await keyWith(scopesLacking(scope)), body }), 403, false);
     }
+    if (FORBIDDEN[operationId]) expectAnswer(operation, await FORBIDDEN[operationId](), 403, false);
     if (spec.requestBody && documents(400)) {
       const unknownField = { ...body, notAField: true };
       expectAnswer(operation, await via(verb, path, { key, body: unknownField }), 400, true);

@@ -65,11 +65,18 @@ async function waitForFile(services: Services, organizationId: string, created: 
 
 export const exportCreate: Command = {
   name: 'export create',
-  options: ['org', 'resource', 'format', 'filters', 'out'],
+  options: ['org', 'resource', 'format', 'amounts', 'bom', 'filters', 'out'],
+  switches: ['bom'],
   prepare(flags) {
     const organizationId = flags.org?.trim();
     if (!organizationId) throw invalidOption('--org', 'is required');
-    const input = { resource: flags.resource ?? '', format: flags.format ?? '', filters: filtersOption(flags.filters) };
+    const input = {
+      resource: flags.resource ?? '',
+      format: flags.format ?? '',
+      ...(flags.amounts !== undefined && { amounts: flags.amounts }),
+      ...(flags.bom === 'true' && { bom: true }),
+      filters: filtersOption(flags.filters),
+    };
     try {
       parseInput(createExportSchema, input);
     } catch (error) {

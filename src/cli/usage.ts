@@ -47,12 +47,14 @@ Commands:
       always required, no secret issued). The client secret is shown only this once.
       JSON: {"id", "clientId", "clientSecret"} (clientSecret null for --public)
 
-  export create --org <id> --resource <name> --format csv|json [--filters '<json>'] [--out <file>]
-      Export a resource's rows (contacts, deals, employees, ..., events; as
-      POST /v1/exports), wait for the worker to write the file (a progress bar on
+  export create --org <id> --resource <name> --format csv|json [--amounts minor|decimal] [--bom]
+                [--filters '<json>'] [--out <file>]
+      Export a resource's rows (contacts, deals, employees, ..., invoice-lines, events;
+      as POST /v1/exports), wait for the worker to write the file (a progress bar on
       a terminal, a line a second otherwise; npm start or npm run worker must be
       running), then download it to --out (default <resource>-<id>.csv|ndjson).
-      --filters: the resource's list filters as a JSON object.
+      --filters: the resource's list filters as a JSON object. --amounts decimal:
+      money in major units (107.10); --bom: a UTF-8 byte order mark first (csv, Excel).
       JSON: the export as GET /v1/exports/<id> shows it, plus "file": the path written.
 
   help, --help, -h

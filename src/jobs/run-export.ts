@@ -7,7 +7,9 @@
 // started again from nothing by graphile-worker's next attempt; after the last,
 // the export is failed with the reason. A file over EXPORT_MAX_ROWS (known from the
 // count, before anything is written) or EXPORT_MAX_BYTES (known as it grows) fails
-// at once, saying which, and its chunks are deleted.
+// at once, saying which, and its chunks are deleted. A source whose record
+// unfolds into several rows (an invoice's lines) orders them within the record
+// (source.within), so a batch may end inside one.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { ExportLimits } from '../config.js';
@@ -16,6 +18,7 @@ import { DomainError } from '../errors.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
 import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { inMajorUnits, type ExportAmounts } from '../graphql/system/export/amounts.js';
 import { rowWriter } from '../graphql/system/export/format.js';
 import { exportSources, keysetColumns, type ExportSource } from '../graphql/system/export/sources.js';
 import { Export, type ExportFormat } from '../graphql/system/export/type.js';
@@ -32,6 +35,8 @@ interface ExportRow {
   organizationId: string;
   resource: string;
   format: ExportFormat;
+  amounts: ExportAmounts;
+  bom: boolean;
   filters: Record<string, unknown>;
   /** What the file holds: a row as a holder of these scopes reads it. */
   scopes: string[] | null;
@@ -42,6 +47,8 @@ interface ExportRow {
 class ExportRefused extends Error {}
 
 const KEYSET_AT = '_keysetAt';
+const KEYSET_ID = '_keysetId';
+const KEYSET_WITHIN = '_keysetWithin';
 
 const WRITE_CHUNK = `with chunk as (insert into "ExportChunk" ("exportId", seq, data) values ($1, $2, $3))
   update "Export" set "rowsWritten" = "rowsWritten" + $4, size = size + $5, "updatedAt" = now() where id = $1`;
@@ -64,6 +71,7 @@ function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<strin
   if (!source) throw new ExportRefused(`The resource ${row.resource} can no longer be exported`);
   const parsed = source.filters.safeParse(row.filters);
   if (!parsed.success) throw new ExportRefused(`The filters are no longer valid for ${row.resource}`);
+  if (row.amounts === 'decimal' && source.noDecimal) throw new ExportRefused(source.noDecimal);
   return { source, filters: parsed.data };
 }
 
@@ -78,7 +86,7 @@ export async function runExport(
   try {
     await reader.query('begin isolation level repeatable read read only');
     const found = await reader.query<ExportRow>(
-      `select id, "organizationId", resource, format, filters, scopes, status from "Export" where id = $1`,
+      `select id, "organizationId", resource, format, amounts, bom, filters, scopes, status from "Export" where id = $1`,
       [exportId],
     );
     const row = found.rows[0];
@@ -88,10 +96,9 @@ export async function runExport(
     const where = source.where(row.organizationId, filters, scopes);
     // Without the fields its scopes do not read (an employee's salary without hr:payroll).
     const hidden = source.hidden.filter(({ scope }) => !hasScope(scopes, scope)).map(({ name }) => name);
-    const dropped = [KEYSET_AT, ...hidden];
-    const table = `"${source.table}"`;
+    const dropped = [KEYSET_AT, KEYSET_ID, KEYSET_WITHIN, ...hidden];
     const counted = await reader.query<{ total: number }>(
-      `select count(*)::int as total from ${table} where ${where.sql}`,
+      `select count(*)::int as total from ${source.from} where ${where.sql}`,
       where.params,
     );
     const total = counted.rows[0]!.total;
@@ -111,25 +118,37 @@ export async function runExport(
     const writer = rowWriter(
       row.format,
       source.columns.filter((column) => !hidden.includes(column)),
+      { bom: row.bom },
     );
+    const money = row.amounts === 'decimal' ? source.money : undefined;
     const keyset = keysetColumns(source.table);
+    const { within } = source;
     const n = where.params.length;
-    const first = `select ${source.select}, ${keyset.at}::text as "${KEYSET_AT}" from ${table} where ${where.sql}`;
-    const order = `order by ${keyset.at}, ${keyset.id} limit ${batchRows}`;
-    let after: [string, string] | undefined;
+    const keys = [`${keyset.at}::text as "${KEYSET_AT}"`, `${keyset.id} as "${KEYSET_ID}"`];
+    if (within) keys.push(`${within.sql}::text as "${KEYSET_WITHIN}"`);
+    const first = `select ${source.select}, ${keys.join(', ')} from ${source.from} where ${where.sql}`;
+    const order = `order by ${keyset.at}, ${keyset.id}${within ? `, ${within.sql}` : ''} limit ${batchRows}`;
+    // Past the last row: (createdAt, id) through the table's index, then within the record it ended in.
+    const record = `(${keyset.at}, ${keyset.id})`;
+    const past = within
+      ? `${record} >= ($${n + 1}::timestamptz, $${n + 2}) and (${keyset.at}, ${keyset.id}, ${within.sql}) > ` +
+        `($${n + 1}::timestamptz, $${n + 2}, $${n + 3}::${within.type})`
+      : `${record} > ($${n + 1}::timestamptz, $${n + 2})`;
+    let after: string[] | undefined;
     let size = 0;
     for (let seq = 0; ; seq++) {
       const batch = after
-        ? await reader.query(
-            `${first} and (${keyset.at}, ${keyset.id}) > ($${n + 1}::timestamptz, $${n + 2}) ${order}`,
-            [...where.params, ...after],
-          )
+        ? await reader.query(`${first} and ${past} ${order}`, [...where.params, ...after])
         : await reader.query(`${first} ${order}`, where.params);
       const rows = batch.rows as Record<string, unknown>[];
       const last = rows.at(-1);
-      if (last) after = [last[KEYSET_AT] as string, last.id as string];
+      if (last) {
+        after = [last[KEYSET_AT] as string, last[KEYSET_ID] as string];
+        if (within) after.push(last[KEYSET_WITHIN] as string);
+      }
       for (const r of rows) for (const column of dropped) delete r[column];
-      const shown = source.visible ? rows.map((r) => source.visible!(r, scopes)) : rows;
+      const visible = source.visible ? rows.map((r) => source.visible!(r, scopes)) : rows;
+      const shown = money ? visible.map((r) => inMajorUnits(r, money)) : visible;
       const bytes = Buffer.from((seq === 0 ? writer.header() : '') + writer.rows(shown), 'utf8');
       size += bytes.length;
       if (size > limits.maxBytes) {

@@ -126,7 +126,8 @@ function errorResponses(row: RestRoute) {
     const unknown = row.query ? '; a query parameter the list does not take is refused too' : '';
     responses['400'] = errorResponse(`Invalid request (error.field names the field)${unknown}`);
   }
-  if (row.scope) responses['403'] = errorResponse(`Credential lacks the ${row.scope} scope`);
+  const forbidden = [row.scope && `Credential lacks the ${row.scope} scope`, row.forbidden].filter(Boolean);
+  if (forbidden.length) responses['403'] = errorResponse(forbidden.join('. '));
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
   const conflicts = [
     row.conflict,

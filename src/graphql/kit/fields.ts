@@ -36,6 +36,10 @@ export interface FieldKind {
   values?: readonly [string, ...string[]];
   /** For objects: the GraphQL selection of their fields (what a REST answer contains). */
   selection?: () => string;
+  /** For objects: their public type (what an export reads the amounts of). */
+  item?: PublicType;
+  /** Integer minor units of a currency (an export may write them in major units: export/amounts.ts). */
+  money?: true;
 }
 
 const same = (value: unknown) => value;
@@ -57,6 +61,7 @@ export const FIELD_KINDS = {
     sql: (c) => `${c}::float8`,
     fromRow: (v) => Number(v),
     column: 'BIGINT',
+    money: true,
   },
   textList: {
     graphql: () => [String],
@@ -119,6 +124,7 @@ export function objectList(item: PublicType, sql: (table: string) => string = wi
     fromRow: same,
     column: null,
     selection: () => selectionOf(item),
+    item,
   };
 }
 
@@ -298,16 +304,21 @@ export function qualifiedColumn(table: string, name: string): string {
 
 const selects = new Map<string, string>();
 
+/** Each public field's item of the SELECT list, in order, by the field's name. */
+export function sqlSelectItemsOf(type: PublicType, table: string): { name: string; sql: string }[] {
+  return publicFieldsOf(type).map(({ name, kind }) => {
+    const expression = kind.sql(qualifiedColumn(table, name), table);
+    return { name, sql: expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"` };
+  });
+}
+
 /** The SELECT list that yields the public object straight from PostgreSQL. */
 export function sqlSelectOf(type: PublicType, table: string): string {
   const cacheKey = `${type.name}\u0000${table}`;
   let select = selects.get(cacheKey);
   if (select === undefined) {
-    select = publicFieldsOf(type)
-      .map(({ name, kind }) => {
-        const expression = kind.sql(qualifiedColumn(table, name), table);
-        return expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"`;
-      })
+    select = sqlSelectItemsOf(type, table)
+      .map((item) => item.sql)
       .join(', ');
     selects.set(cacheKey, select);
   }

@@ -22,6 +22,8 @@ export interface ListSource<T> {
   table: string;
   type: PublicType<T>;
   list: AnyListDefinition;
+  /** Narrows the rows as a filter would, beyond the list's own filters (the exports a caller may see). */
+  narrow?: { where: (param: string) => string; value: unknown };
 }
 
 /** From this offset on, a page's ids are found in the index before any row is read. */
@@ -30,13 +32,17 @@ const DEFERRED_JOIN_OFFSET = 1_000;
 /** One page of the caller's organization's records; `args` are checked with the list's schema unless `parsed`. */
 export async function listPage<T>(
   pool: pg.Pool,
-  { table, type, list }: ListSource<T>,
+  { table, type, list, narrow }: ListSource<T>,
   principal: Principal,
   args: unknown,
   parsed = false,
 ): Promise<Page<T>> {
   const filter = (parsed ? args : parseInput(list.schema, args)) as PageRequest & Record<string, unknown>;
   const where = whereOf(list, principal.organizationId, filter, table);
+  if (narrow) {
+    where.params.push(narrow.value);
+    where.sql += ` and ${narrow.where(`$${where.params.length}`)}`;
+  }
   const { skip, take } = pageWindow(filter);
   const order = orderOf(table, filter.sort as string | undefined);
   const n = where.params.length;

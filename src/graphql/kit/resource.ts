@@ -11,6 +11,7 @@ import type { EventDeclaration } from '../../events/event.js';
 import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
+import type { Label } from './labels.js';
 import { completeLifecycle, type Lifecycle, type LifecycleDeclaration, type RuleContext } from './lifecycle.js';
 import type { AnyListDefinition } from './list.js';
 import { completeReferences, words, type Reference, type ReferenceDeclaration } from './references.js';
@@ -100,6 +101,11 @@ export interface ResourceDeclaration<T extends object> {
    * (see references.ts); the relation fields both ways come from it.
    */
   references?: { [K in keyof T & string]?: ReferenceDeclaration };
+  /**
+   * How a record is named where another refers to it (an export's `contactName`
+   * beside `contactId`): default its text field `name`, else `number` (labels.ts).
+   */
+  label?: Label;
   /**
    * The events of its changes, each declared here once with its description
    * (`event(name, description)`, src/events/event.ts): a create, a PUT (with

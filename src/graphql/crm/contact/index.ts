@@ -16,6 +16,11 @@ export const contacts = defineResource({
   list: contactList,
   operations: { delete: true },
   unique: { email: 'A contact with this email already exists in the organization' },
+  // First and last name, as the dashboard shows a contact; the email when it has neither.
+  label: {
+    word: 'name',
+    sql: (t) => `coalesce(nullif(trim(concat_ws(' ', "${t}"."firstName", "${t}"."lastName")), ''), "${t}".email)`,
+  },
   events: {
     created: event('contact.created', 'A contact was created (POST /crm/contacts).'),
     updated: event('contact.updated', 'A contact was changed (PUT /crm/contacts/:id).'),

@@ -21,6 +21,7 @@ export const employees = defineResource({
   input: employeeInput,
   list: employeeList,
   unique: { email: 'An employee with this email already exists in the organization' },
+  label: { word: 'name', sql: (t) => `concat_ws(' ', "${t}"."firstName", "${t}"."lastName")` },
   references: {
     managerId: {
       target: 'self',

@@ -1,5 +1,6 @@
-// Thin: every export operation needs `admin` (an export reads any area); the work
-// is in ExportService and the worker's run_export task.
+// Thin: any credential may ask; the service checks the resource's read scope and
+// shows only the exports whose scopes the caller holds (visibility.ts). The work is
+// in ExportService and the worker's run_export task.
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
@@ -10,6 +11,7 @@ import { PageOf, type Page } from '../../kit/page.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { ScopeEnum } from '../../kit/wire-enums.js';
+import { EXPORT_AMOUNTS } from './amounts.js';
 import { exportList } from './input.js';
 import { Export, EXPORT_FORMATS } from './type.js';
 
@@ -17,6 +19,9 @@ import { Export, EXPORT_FORMATS } from './type.js';
 const ExportPage = PageOf(Export);
 const ExportFormatInput = graphqlEnum('ExportFormat', EXPORT_FORMATS, {
   description: 'csv, or json (newline-delimited).',
+});
+const ExportAmountsInput = graphqlEnum('ExportAmounts', EXPORT_AMOUNTS, {
+  description: "minor: integer minor units; decimal: major units with the currency's decimals.",
 });
 
 @InputType({ description: 'What to export.' })
@@ -29,32 +34,47 @@ class CreateExportInput {
   @Field(() => ExportFormatInput)
   format!: string;
 
+  @Field(() => ExportAmountsInput, {
+    nullable: true,
+    description: "Money in minor units (default) or in major units with the currency's decimals (107.10).",
+  })
+  amounts?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'csv only: a UTF-8 byte order mark first, for Excel.' })
+  bom?: boolean;
+
   @Field(() => GraphQLJSONObject, { nullable: true, description: "The resource's list filters." })
   filters?: Record<string, unknown>;
 
   @Field(() => [ScopeEnum], {
     nullable: true,
-    description: "What the file holds: a row as a holder of these scopes reads it. Default: the caller's scopes.",
+    description:
+      'What the file holds: a row as a holder of these scopes reads it; only callers holding all of them see the ' +
+      "export. Default: an admin's scopes; anyone else's that the file depends on.",
   })
   scopes?: string[];
 }
 
 @Resolver(() => Export)
 export class ExportResolver {
-  @Requires('admin')
-  @Query(() => ExportPage, { description: 'Exports of the organization, oldest first.' })
+  @Requires()
+  @Query(() => ExportPage, { description: 'Exports of the organization whose scopes the caller holds, oldest first.' })
   exports(@Args(() => exportList.Args) args: object, @Ctx() ctx: Context): Promise<Page<Export>> {
     return ctx.services.exports.list(requirePrincipal(ctx), givenArgs(args));
   }
 
-  @Requires('admin')
+  @Requires()
   @Query(() => Export, lookupOptions('export'))
   export(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Export> {
     return ctx.services.exports.get(requirePrincipal(ctx), id);
   }
 
-  @Requires('admin')
-  @Mutation(() => Export, { description: 'Queues an export; the worker writes the file (download it over REST).' })
+  @Requires()
+  @Mutation(() => Export, {
+    description:
+      "Queues an export (needs the resource's read scope; events need admin); the worker writes the file " +
+      '(download it over REST).',
+  })
   createExport(@Arg('input', () => CreateExportInput) input: CreateExportInput, @Ctx() ctx: Context): Promise<Export> {
     return ctx.services.exports.create(requirePrincipal(ctx), givenArgs({ ...input }));
   }

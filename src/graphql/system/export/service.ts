@@ -1,16 +1,18 @@
 // Exports: asked for here (the export and its job in one statement), written by
 // the worker (src/jobs/run-export.ts) into "ExportChunk" rows, read back here as a
 // stream for the download. The file lives in PostgreSQL, so any API process on
-// any machine serves it (docs/decisions.md, Exports).
+// any machine serves it (docs/decisions.md, Exports). Who may export what and
+// who sees an export: visibility.ts.
 import { z } from 'zod';
 import { actorOf, type Principal } from '../../../auth/principal.js';
-import { hasScope, SCOPES } from '../../../auth/scopes.js';
+import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig, type ExportLimits } from '../../../config.js';
 import { DomainError, invalidField, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
 import { EVENT_INSERT_COLUMNS } from '../../../events/event-row.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
 import { parseInput } from '../../../validation.js';
+import { missingScope } from '../../auth-checker.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import { listPage } from '../../kit/list-query.js';
 import { inTransaction } from '../../kit/store.js';
@@ -20,6 +22,7 @@ import { CONTENT_TYPES, FILE_EXTENSIONS } from './format.js';
 import { createExportSchema, exportList } from './input.js';
 import { exportSources } from './sources.js';
 import { Export, type ExportFormat } from './type.js';
+import { defaultFileScopes, exportsVisibleTo } from './visibility.js';
 
 /** Chunks read per query while streaming a download (each a batch of rows, a few hundred KB). */
 const CHUNKS_PER_READ = 4;
@@ -45,15 +48,19 @@ export class ExportService {
     return this.limits.maxPending;
   }
 
+  /** The exports the caller may see: those whose scopes it holds. */
   list(principal: Principal, args: unknown): Promise<Page<Export>> {
-    return listPage(this.db.pool, { table: 'Export', type: Export, list: exportList }, principal, args);
+    const narrow = exportsVisibleTo(principal);
+    return listPage(this.db.pool, { table: 'Export', type: Export, list: exportList, narrow }, principal, args);
   }
 
+  /** An export the caller may see; another is 404, as another organization's. */
   async get(principal: Principal, id: string): Promise<Export> {
     if (!isWellFormedId('export', id)) throw notFound('Export');
+    const visible = exportsVisibleTo(principal);
     const { rows } = await this.db.pool.query<Export>(
-      `select ${SELECT} from "Export" where id = $1 and "organizationId" = $2`,
-      [id, principal.organizationId],
+      `select ${SELECT} from "Export" where id = $1 and "organizationId" = $2${visible ? ` and ${visible.where('$3')}` : ''}`,
+      visible ? [id, principal.organizationId, visible.value] : [id, principal.organizationId],
     );
     if (!rows[0]) throw notFound('Export');
     return rows[0];
@@ -71,10 +78,16 @@ export class ExportService {
         'resource',
       );
     }
+    if (!hasScope(principal.scopes, source.exportScope)) throw missingScope(source.exportScope);
     // Parsed under `filters` so that a problem names `filters.<name>`.
     const { filters } = parseInput(z.object({ filters: source.filters }), { filters: request.filters ?? {} });
-    // What the file holds: the caller's scopes, or fewer (an employees file without salaries).
-    const scopes = request.scopes ?? SCOPES.filter((scope) => principal.scopes.has(scope));
+    const amounts = request.amounts ?? 'minor';
+    if (amounts === 'decimal' && source.noDecimal) throw invalidField('amounts', `must be minor: ${source.noDecimal}`);
+    if (request.bom && request.format !== 'csv') {
+      throw invalidField('bom', 'applies to csv only (JSON text must not start with a byte order mark)');
+    }
+    // What the file holds: the caller's scopes it depends on, or fewer (an employees file without salaries).
+    const scopes = request.scopes ?? defaultFileScopes(principal, source);
     const wider = scopes.filter((scope) => !hasScope(principal.scopes, scope));
     if (wider.length) {
       throw new DomainError(
@@ -107,8 +120,8 @@ export class ExportService {
       }
       const { rows } = await client.query<Export>(
         `with created as (
-           insert into "Export" (id, "organizationId", resource, format, filters, scopes, "updatedAt")
-           values ($1, $2, $3, $4, $5::jsonb, $9::text[], now()) returning *),
+           insert into "Export" (id, "organizationId", resource, format, amounts, bom, filters, scopes, "updatedAt")
+           values ($1, $2, $3, $4, $10, $11, $5::jsonb, $9::text[], now()) returning *),
          queued as (select ${addExportJobSql('created.id')} from created),
          event as (
            insert into "Event" (${EVENT_INSERT_COLUMNS})
@@ -126,6 +139,8 @@ export class ExportService {
           actor.type,
           actor.id,
           scopes,
+          amounts,
+          request.bom ?? false,
         ],
       );
       return rows[0]!;

@@ -3,6 +3,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Float, ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { EXPORT_AMOUNTS } from './amounts.js';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -39,13 +40,24 @@ export class Export {
   })
   format!: string;
 
+  @Public.of(oneOf(EXPORT_AMOUNTS), {
+    description:
+      'minor: money as the API writes it (integer minor units); decimal: in major units with the ' +
+      "currency's decimals (107.10 EUR, 1500 JPY, 1.500 KWD), as strings in json.",
+  })
+  amounts!: string;
+
+  @Public.boolean({ description: 'The csv file starts with a UTF-8 byte order mark (for Excel).' })
+  bom!: boolean;
+
   @Public.of(jsonObjectKind, { description: "The resource's list filters the rows were chosen by." })
   filters!: Record<string, unknown>;
 
   @Public.scopes({
     description:
       "What the file holds: each row as a holder of these scopes reads it (an employee's `salary` and " +
-      "`currency` need `hr:payroll`; events, the types they read). Default: the caller's scopes.",
+      '`currency` need `hr:payroll`; events, the types they read). Only callers holding every one of them see ' +
+      "the export. Default: an admin's own; anyone else's that the file depends on.",
   })
   scopes!: string[];
 

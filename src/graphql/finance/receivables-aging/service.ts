@@ -3,10 +3,12 @@
 // ../terms/invoice-sql.ts) as it stands now, in the bucket of its days past due
 // at asOf (asOf − dueDate: 0 or less is current). A past asOf ages today's
 // balances as of that day; it does not rebuild what was owed then (see
-// docs/decisions.md). Sums are exact (numeric in SQL, BigInt here).
+// docs/decisions.md). Sums are exact (numeric in SQL, BigInt here). A contact
+// is named as exports name it (its declaration's label).
 import type { Principal } from '../../../auth/principal.js';
-import { contactNameSql } from '../../crm/contact/name.js';
+import { contacts } from '../../crm/contact/index.js';
 import { organizationToday } from '../../hr/calendar/today.js';
+import { labelOf } from '../../kit/labels.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { namedStatement } from '../../kit/statements.js';
 import { amountDueOf } from '../terms/invoice-sql.js';
@@ -31,11 +33,11 @@ function agingQuery(): string {
       select i.currency, i."contactId", (${amountDueOf('i')})::numeric as due, $2::date - i."dueDate" as late
       from "Invoice" i
       where i."organizationId" = $1 and i.status = 'open' and i."issueDate" <= $2::date)
-    select d.currency, d."contactId", ${contactNameSql('c')} as "contactName", sum(d.due)::text as total,
+    select d.currency, d."contactId", ${labelOf(contacts.resource)!.sql('c')} as "contactName", sum(d.due)::text as total,
       ${BUCKET_NAMES.map((name) => `coalesce(sum(d.due) filter (where ${BUCKETS[name]}), 0)::text as "${name}"`).join(', ')}
     from due d join "Contact" c on c.id = d."contactId"
     where d.due > 0
-    group by d.currency, d."contactId", c."firstName", c."lastName", c.company, c.email
+    group by d.currency, d."contactId", c.id
     order by d.currency, "contactName", d."contactId"`;
   return agingSql;
 }

@@ -29,7 +29,7 @@ export class AgingContact {
   @Public.id()
   contactId!: string;
 
-  @Public.text({ description: 'First and last name, else company, else email.' })
+  @Public.text({ description: 'First and last name, else email (as exports name a contact).' })
   contactName!: string;
 
   @Public.money({ description: 'The sum of its buckets.' })

@@ -17,6 +17,7 @@ import { cataloguedEvent, EVENT_TYPES } from '../src/events/catalogue.js';
 import type { EventType } from '../src/events/event.js';
 import { withEventTable } from '../src/events/readme-table.js';
 import { SYSTEM_EVENTS } from '../src/events/system-events.js';
+import { OVERDUE_INVOICES } from '../src/jobs/notice-jobs.js';
 import { tokenFor } from '../src/oauth/session/csrf.js';
 import { actionBody, createBody, declared, stepOf, stepsBefore, type RecordMaker } from './support/examples.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
@@ -24,7 +25,7 @@ import { createApp, createKeyWithSecret, createUser, obtainTokens, tokenRequest 
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
-useWorker(server);
+const worker = useWorker(server);
 const receivers = useReceivers();
 
 interface EventBody {
@@ -219,6 +220,22 @@ describe('every change of a declared resource raises its event, made by the API 
     await expectHistory(loose.id, ['payment.received', 'payment.allocated']);
     await expectHistory(note.id, ['credit_note.created', 'credit_note.updated', 'credit_note.issued']);
     await expectHistory(dropped.id, ['credit_note.created', 'credit_note.deleted']);
+
+    // Open past its due date: the worker's every-minute task (run now) raises invoice.overdue, made by system.
+    const dates = { issueDate: '2020-01-01', dueDate: '2020-01-31' };
+    const late = await send('POST', '/finance/invoices', { contactId: contact.id, currency: 'EUR', lines, ...dates });
+    await send('POST', `/finance/invoices/${late.id}/open`);
+    await worker.current().runner.addJob(OVERDUE_INVOICES, {});
+    const lateEvents = await eventually(async () => {
+      const history = await historyOf(late.id);
+      return history.length === 3 && history;
+    });
+    expect(lateEvents.map((event) => [event.type, event.actor])).toEqual([
+      ['invoice.created', byKey()],
+      ['invoice.opened', byKey()],
+      ['invoice.overdue', { type: 'system', id: null }],
+    ]);
+    expect(lateEvents[2]!.data).toMatchObject({ object: { overdue: true }, previousAttributes: { overdue: false } });
 
     const employee = await send('POST', '/hr/employees', {
       firstName: 'Ada',

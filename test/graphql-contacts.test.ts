@@ -18,7 +18,7 @@ beforeAll(async () => {
   adminKey = await org.key(['admin']);
 });
 
-const CONTACT_FIELDS = 'id firstName lastName email company phone tags createdAt updatedAt';
+const CONTACT_FIELDS = 'id firstName lastName email company phone tags paymentTermsDays createdAt updatedAt';
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 const CREATE = `mutation ($input: CreateContactInput!) { createContact(input: $input) { ${CONTACT_FIELDS} } }`;
@@ -84,6 +84,7 @@ describe('createContact', () => {
       company: 'US Navy',
       phone: '+1 202 555 0100',
       tags: ['cobol', 'navy'],
+      paymentTermsDays: null,
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
     });

@@ -270,7 +270,8 @@ describe('GET /v1/finance/invoices/:id/pdf', () => {
     expect(text).toContain('Analytical Engines Sp. z o.o. ul. Piotrkowska 1 90-001 Łódź Tax ID: PL1234567890');
     expect(text).toContain(`Invoice ${json.number}`);
     expect(text).toContain('BILL TO Zoë Müller Müller GmbH zoe-');
-    expect(text).toContain('Issue date 2026-03-01 Due date 2026-03-31 Currency EUR');
+    // The terms are the invoice's (issue 26: dueDate − issueDate), printed beside its dates.
+    expect(text).toContain('Issue date 2026-03-01 Due date 2026-03-31 Terms Net 30 days Currency EUR');
     // 1.5 × 100.01 = 150.015, half up: 150.02 (the JSON's amount, the same source).
     expect(json.lines[0].amount).toBe(15_002);
     expect(text).toContain('Beratung in Łódź 1.5 100.01 150.02');

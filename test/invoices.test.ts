@@ -6,6 +6,7 @@
 // data.object is the REST answer.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lineAmount } from '../src/graphql/finance/invoice/amounts.js';
+import { addDays } from '../src/graphql/finance/terms/days.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
@@ -94,7 +95,8 @@ describe('POST /v1/finance/invoices', () => {
     expect(invoice.number).toMatch(/^INV-\d{6}$/);
     const today = new Date().toISOString().slice(0, 10);
     expect(invoice.issueDate).toBe(today);
-    expect(invoice.dueDate).toBe(today);
+    // Due after the organization's default terms, 30 days (issue 26; it was the issue date).
+    expect(invoice).toMatchObject({ dueDate: addDays(today, 30, 'dueDate'), paymentTermsDays: 30, overdue: false });
     expect(await get(invoice.id)).toEqual(invoice);
     const events = await eventsOf(invoice.id);
     expect(events.map((event: { type: string }) => event.type)).toEqual(['invoice.created']);
@@ -138,7 +140,7 @@ describe('POST /v1/finance/invoices', () => {
     expectRefused(await post(early), 400, 'VALIDATION_ERROR', 'dueDate');
     expectRefused(await post({ ...base, currency: 'EURO' }), 400, 'VALIDATION_ERROR', 'currency');
     const dated = await createInvoice({ issueDate: '2026-03-10' });
-    expect(dated).toMatchObject({ issueDate: '2026-03-10', dueDate: '2026-03-10' });
+    expect(dated).toMatchObject({ issueDate: '2026-03-10', dueDate: '2026-04-09', paymentTermsDays: 30 });
   });
 
   it("refuses another organization's contact, naming contactId", async () => {
@@ -209,7 +211,8 @@ describe('lifecycle', () => {
       { description: 'Only', quantity: 0.5, unitAmount: 3, amount: 2, ...UNDISCOUNTED },
     ]);
     const reset = await put(invoice.id, { dueDate: null });
-    expect(reset.body.dueDate).toBe(reset.body.issueDate);
+    // Reset to the default: the issue date plus the organization's 30 days (issue 26; it was the issue date).
+    expect(reset.body.dueDate).toBe(addDays(reset.body.issueDate, 30, 'dueDate'));
     expectRefused(await put(invoice.id, { dueDate: '2000-01-01' }), 400, 'VALIDATION_ERROR', 'dueDate');
     expectRefused(await put(invoice.id, { status: 'open' }), 400, 'VALIDATION_ERROR', 'status', /open/);
 

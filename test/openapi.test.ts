@@ -118,6 +118,8 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/payments/{id}': ['get'],
   '/finance/payments/{id}/allocate': ['post'],
   '/finance/payments/{id}/refund': ['post'],
+
+  '/finance/reports/receivables-aging': ['get'],
   '/openapi.json': ['get'],
   '/organization': ['get', 'put'],
   '/oauth-apps': ['get', 'post'],
@@ -419,7 +421,9 @@ describe('GET /v1/openapi.json', () => {
     expect(body.type).toBe('object');
     expect(body.required).toEqual(['email']);
     const fields = Object.keys(body.properties);
-    expect(fields.sort()).toEqual(['company', 'email', 'firstName', 'lastName', 'phone', 'tags'].sort());
+    expect(fields.sort()).toEqual(
+      ['company', 'email', 'firstName', 'lastName', 'paymentTermsDays', 'phone', 'tags'].sort(),
+    );
     // Read-only fields are accepted at their current values (DECISIONS): named, not typed; any other name is refused.
     expect(body.propertyNames.enum.sort()).toEqual([...fields, 'createdAt', 'id', 'updatedAt'].sort());
     expect(body.description).toMatch(/read-only fields \(`id`, `createdAt`, `updatedAt`\)/);

@@ -40,6 +40,7 @@ describe('GET /v1/organization', () => {
         legalName: null,
         address: null,
         taxId: null,
+        paymentTermsDays: 30,
       });
     }
     expect((await server.rest('GET', '/v1/organization')).status).toBe(401);
@@ -67,6 +68,7 @@ describe('PUT /v1/organization', () => {
       legalName: null,
       address: null,
       taxId: null,
+      paymentTermsDays: 30,
     });
     expect((await server.rest('GET', '/v1/organization', { key: admin })).body).toEqual(res.body);
 

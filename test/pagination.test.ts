@@ -134,6 +134,7 @@ describe('page and limit', () => {
       company: first.company,
       phone: null,
       tags: first.tags,
+      paymentTermsDays: null,
       createdAt: first.createdAt.toISOString(),
       updatedAt: first.updatedAt.toISOString(),
     });

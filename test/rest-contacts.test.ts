@@ -30,6 +30,7 @@ describe('POST /v1/crm/contacts', () => {
       company: 'Analytical',
       phone: '+44 20 7946 0000',
       tags: ['vip', 'math'],
+      paymentTermsDays: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });

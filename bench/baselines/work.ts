@@ -26,7 +26,7 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 
 /** Millisecond ISO 8601 UTC, formatted by PostgreSQL as Date#toISOString does (and as the service does). */
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const CONTACT_COLUMNS = `id, "firstName", "lastName", email, company, phone, tags,
+const CONTACT_COLUMNS = `id, "firstName", "lastName", email, company, phone, tags, "paymentTermsDays",
   ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const DEAL_COLUMNS = `id, title, amount::float8 as amount, currency, stage, "contactId",
   to_char("expectedCloseDate", 'YYYY-MM-DD') as "expectedCloseDate", ${iso('"closedAt"')} as "closedAt",
@@ -65,7 +65,7 @@ const PAY_COMPONENT_COLUMNS = `id, "employeeId", kind, code, description, amount
 
 // Lines as json (not jsonb) so their keys keep the order the service's GraphQL selection gives them.
 const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate", 'YYYY-MM-DD') as "issueDate",
-  to_char("dueDate", 'YYYY-MM-DD') as "dueDate",
+  to_char("dueDate", 'YYYY-MM-DD') as "dueDate", ("dueDate" - "issueDate") as "paymentTermsDays",
   (select json_agg(json_build_object('description', l->'description', 'quantity', l->'quantity',
      'unitAmount', l->'unitAmount', 'discountPercent', l->'discountPercent', 'discountAmount', l->'discountAmount',
      'discount', l->'discount', 'amount', l->'amount', 'taxRateIds', l->'taxRateIds', 'taxes', l->'taxes'))
@@ -73,8 +73,10 @@ const INVOICE_COLUMNS = `id, number, "contactId", currency, to_char("issueDate",
   notes, subtotal::float8 as subtotal, "discountTotal"::float8 as "discountTotal", "taxTotal"::float8 as "taxTotal",
   taxes, total::float8 as total, "amountPaid"::float8 as "amountPaid", "amountCredited"::float8 as "amountCredited",
   (case when status = 'void' then 0 else greatest(0, total - "amountPaid" - "amountCredited") end)::float8 as "amountDue",
-  greatest(0, "amountPaid" + "amountCredited" - total)::float8 as "creditBalance",
-  status, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
+  greatest(0, "amountPaid" + "amountCredited" - total)::float8 as "creditBalance", status,
+  (status = 'open' and total - "amountPaid" - "amountCredited" > 0 and "dueDate" < (now() at time zone
+    (select o."timeZone" from "Organization" o where o.id = "Invoice"."organizationId"))::date) as overdue,
+  ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;
 const PAYMENT_COLUMNS = `id, "invoiceId", amount::float8 as amount, currency, method, ${iso('"receivedAt"')} as "receivedAt",
   reference, (select coalesce(sum((r->>'amount')::bigint), 0) from jsonb_array_elements(refunds) r)::float8 as "amountRefunded",
   refunds, ${iso('"createdAt"')} as "createdAt", ${iso('"updatedAt"')} as "updatedAt"`;

@@ -1,6 +1,6 @@
 // The background worker: graphile-worker over the service's PostgreSQL, running
 // webhook deliveries (deliver-webhook.ts), exports (run-export.ts), the hourly prune (prune.ts) and
-// the end of notice periods every minute (end-notices.ts). It
+// the end of notice periods and overdue invoices every minute (end-notices.ts, overdue-invoices.ts). It
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
 // graceful: no new job is taken, jobs in flight finish (or, past graphile-worker's
@@ -25,7 +25,8 @@ import { OutageLog } from '../outage-log.js';
 import { startFanOut, type FanOutDispatcher } from './fan-out.js';
 import { observeWorker } from './job-metrics.js';
 import { endNoticesTask } from './end-notices.js';
-import { END_NOTICES } from './notice-jobs.js';
+import { END_NOTICES, OVERDUE_INVOICES } from './notice-jobs.js';
+import { overdueInvoicesTask } from './overdue-invoices.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { RUN_EXPORT } from './export-jobs.js';
 import { runExportTask } from './run-export.js';
@@ -106,13 +107,15 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         [DELIVER_WEBHOOK]: deliverWebhookTask({ pool, config, secrets }),
         [PRUNE]: pruneTask({ pool, config, logger }),
         [END_NOTICES]: endNoticesTask({ pool, logger }),
+        [OVERDUE_INVOICES]: overdueInvoicesTask({ pool, logger }),
         [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
-      // Every minute: a notice ends at midnight in the organization's time zone, whichever that is.
+      // Every minute: a notice ends, an invoice becomes overdue, at midnight in the organization's time zone.
       parsedCronItems: parseCronItems([
         { task: PRUNE, match: '17 * * * *', options: { backfillPeriod: 0 } },
         { task: END_NOTICES, match: '* * * * *', options: { backfillPeriod: 0 } },
+        { task: OVERDUE_INVOICES, match: '* * * * *', options: { backfillPeriod: 0 } },
       ]),
       preset: { plugins: [waitForLivenessMarks(liveness)] },
     });

@@ -4,6 +4,7 @@ import { financeDocumentsModule } from './documents/index.js';
 import { expenses } from './expense/index.js';
 import { invoices } from './invoice/index.js';
 import { payments } from './payment/index.js';
+import { receivablesAgingModule } from './receivables-aging/index.js';
 import { taxRates } from './tax-rate/index.js';
 
 export const finance = [
@@ -13,4 +14,5 @@ export const finance = [
   expenses.module,
   taxRates.module,
   financeDocumentsModule,
+  receivablesAgingModule,
 ] as const;

@@ -201,7 +201,7 @@ export class ResourceService<T extends { id: string }> {
         const rules = ruleContextOf(client, principal);
         await this.requireReferences(rules, changes);
         await refuseCycles(rules, resource as Resource, id, changes);
-        Object.assign(changes, await resource.rules?.update?.({ before, changes }, rules));
+        Object.assign(changes, await resource.rules?.update?.({ before, changes, given: values }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
         if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;
         const chosen = resource.rules?.updateEvents?.({ before, changes });

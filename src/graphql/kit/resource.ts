@@ -50,6 +50,12 @@ export interface EventSpec {
 export interface Change<T> {
   before: T;
   changes: Record<string, unknown>;
+  /**
+   * An update's: every field it gave, those at their current value too (`changes` leaves them out), so a
+   * rule can tell a value sent back to keep it from one not sent (an invoice's dueDate pinned while its
+   * issueDate moves).
+   */
+  given?: Record<string, unknown>;
 }
 
 /** What is particular to a resource: its checks, and what follows from a change. */

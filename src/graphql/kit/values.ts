@@ -69,3 +69,12 @@ export const minorUnits = z
 export const calendarDate = z.iso
   .date('must be a calendar date YYYY-MM-DD')
   .refine((date) => !date.startsWith('0000-'), 'must be a calendar date from 0001-01-01');
+
+/** true or false, from a query string ("true", "false") or a GraphQL Boolean (a list's flag filter). */
+export const booleanFlag = z
+  .preprocess(
+    (value) => (value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean('must be true or false'),
+  )
+  // The preprocess step hides the type from z.toJSONSchema: state it for OpenAPI.
+  .meta({ type: 'boolean' });

@@ -1,5 +1,6 @@
 // Contact input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
 import { z } from 'zod';
+import { paymentTermsDays } from '../../finance/terms/days.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchFilter } from '../../kit/list.js';
 import { email, phone, text } from '../../kit/values.js';
@@ -16,6 +17,9 @@ export const contactInput = defineInput('Contact', {
   company: optional(text(200)),
   phone: optional(phone),
   tags: optional(tags, { default: [], clearable: true, description: 'null clears the tags.' }),
+  paymentTermsDays: optional(paymentTermsDays, {
+    description: "Days from an invoice's issue date to its due date, 0 to 3650; null: the organization's default.",
+  }),
 });
 
 export const contactList = defineList('Contact', {

@@ -26,6 +26,13 @@ export class Contact {
   @Public.textList()
   tags!: string[];
 
+  @Public.int({
+    nullable: true,
+    description:
+      "Payment terms for this contact's invoices in days (0..3650); null: the organization's (GET /organization).",
+  })
+  paymentTermsDays!: number | null;
+
   @Public.timestamp()
   createdAt!: string;
 

@@ -1,21 +1,22 @@
 // Invoices, declared once (see kit/resource.ts). Particular to them: the
 // number, assigned in sequence per organization when not given (numbering.ts);
 // the amounts computed from the lines, their discounts and the tax rates they
-// name (amounts.ts, ../tax-rate/lines.ts); a due date not before the
-// issue date; and the lifecycle draft → open → paid (payments and credit
-// notes, see balance.ts), or void from draft or open while nothing is paid or credited.
+// name (amounts.ts, ../tax-rate/lines.ts); the dates under payment terms
+// (../terms/due-date.ts); and the lifecycle draft → open → paid (payments and
+// credit notes, see balance.ts), or void from draft or open while nothing is
+// paid or credited; overdue when open past its due date
+// (../terms/overdue-sweep.ts raises invoice.overdue).
 import { event } from '../../../events/event.js';
 import { DomainError } from '../../../errors.js';
 import { contacts } from '../../crm/contact/index.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { AREAS } from '../../kit/resource.js';
+import { datesOnCreate, datesOnUpdate } from '../terms/due-date.js';
 import type { LineInput } from './amounts.js';
 import { invoiceInput, invoiceList } from './input.js';
 import { nextInvoiceNumber } from './numbering.js';
 import { priceInvoice } from './pricing.js';
 import { Invoice } from './type.js';
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Raised by what covers the invoice (balance.ts), declared here with the invoice's other events. */
 export const invoicePaid = event(
@@ -31,11 +32,12 @@ export const invoiceReopened = event(
   { actor: 'the caller of the refund' },
 );
 
-function requireDueDate({ issueDate, dueDate }: Record<string, unknown>) {
-  if (issueDate && dueDate && (dueDate as string) < (issueDate as string)) {
-    throw new DomainError('VALIDATION_ERROR', "'dueDate': must not be before the issueDate", 'dueDate');
-  }
-}
+/** Raised by the worker on the day an invoice becomes overdue (../terms/overdue-sweep.ts), once per invoice. */
+export const invoiceOverdue = event(
+  'invoice.overdue',
+  "An open invoice's dueDate passed with an amount still due (raised once, on the day it became overdue).",
+  { actor: '`system` (the worker)' },
+);
 
 export const invoices = defineResource({
   type: Invoice,
@@ -51,14 +53,16 @@ export const invoices = defineResource({
   events: {
     created: event('invoice.created', 'An invoice was created (POST /finance/invoices).'),
     updated: event('invoice.updated', 'A draft invoice was changed (PUT /finance/invoices/:id).'),
-    others: [invoicePaid, invoiceReopened],
+    others: [invoicePaid, invoiceReopened, invoiceOverdue],
   },
   descriptions: {
     create:
       'Computes each line’s discount, amount (quantity × unitAmount rounded half up to the minor unit, less the ' +
       'discount) and taxes, then subtotal, discountTotal, taxTotal, taxes per rate and total (README: Taxes and ' +
-      'discounts); assigns the next number INV-000001, … when none is given. A line’s taxRateIds must be active ' +
-      'rates of the organization (400 naming `lines.<n>.taxRateIds`). Emits `invoice.created`.',
+      'discounts); assigns the next number INV-000001, … when none is given; dates it today (the organization’s) ' +
+      'and due after its terms (its paymentTermsDays, else the contact’s, else the organization’s) unless given. ' +
+      'A line’s taxRateIds must be active rates of the organization (400 naming `lines.<n>.taxRateIds`). Emits ' +
+      '`invoice.created`.',
     update:
       'Only while draft; new lines are computed again (a rate deactivated since may stay on the invoice that ' +
       'used it). Emits `invoice.updated`.',
@@ -95,24 +99,17 @@ export const invoices = defineResource({
     },
   },
   rules: {
-    check: requireDueDate,
     async create(values, rules) {
-      const issueDate = values.issueDate ?? today();
-      const dated = { issueDate, dueDate: values.dueDate ?? issueDate };
-      requireDueDate(dated);
       return {
-        ...dated,
+        ...(await datesOnCreate(values, rules)),
         ...(await priceInvoice(rules, values.id as string, values.lines as LineInput[])),
         number: values.number ?? (await nextInvoiceNumber(rules)),
       };
     },
-    // null resets a field to its default, as on create: today, the issue date, the next number.
-    async update({ before, changes }, rules) {
-      const more: Record<string, unknown> = {};
-      if (changes.issueDate === null) more.issueDate = today();
-      const issueDate = more.issueDate ?? changes.issueDate ?? before.issueDate;
-      if (changes.dueDate === null) more.dueDate = issueDate;
-      requireDueDate({ issueDate, dueDate: more.dueDate ?? changes.dueDate ?? before.dueDate });
+    // null resets a field to its default, as on create: today, the default terms, the next number.
+    async update(change, rules) {
+      const { before, changes } = change;
+      const more = await datesOnUpdate(change, rules);
       if (changes.number === null) more.number = await nextInvoiceNumber(rules);
       if (changes.lines) {
         const previous = before.taxes.map((tax) => tax.taxRateId);

@@ -6,6 +6,8 @@ import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchOver } from '../../kit/list.js';
 import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
 import { percentageSchema } from '../percentage.js';
+import { paymentTermsDays } from '../terms/days.js';
+import { overdueFilter } from '../terms/overdue-filter.js';
 import { INVOICE_STATUSES } from './type.js';
 
 const MAX_QUANTITY = 1_000_000_000;
@@ -119,9 +121,21 @@ export const invoiceInput = defineInput('Invoice', {
   }),
   contactId: required(z.string('must be a contact id'), { description: 'A contact of the organization.' }),
   currency: required(currency, { description: 'ISO 4217 code, any case; stored upper-case.' }),
-  issueDate: optional(calendarDate, { description: 'YYYY-MM-DD; default today (UTC; null in an update resets it).' }),
+  issueDate: optional(calendarDate, {
+    description:
+      "YYYY-MM-DD; default today in the organization's time zone (null in an update resets it; moved alone, the " +
+      'dueDate moves with it).',
+  }),
   dueDate: optional(calendarDate, {
-    description: 'YYYY-MM-DD, not before issueDate; default the issue date (null in an update resets it).',
+    description:
+      'YYYY-MM-DD, not before issueDate; default issueDate + paymentTermsDays. Given, it wins over any default ' +
+      'terms (null in an update resets it to the default).',
+  }),
+  paymentTermsDays: optional(paymentTermsDays, {
+    stored: false,
+    description:
+      "Days from issueDate to dueDate, 0 to 3650; default the contact's, else the organization's. With a dueDate " +
+      'too it must agree with it (null in an update resets it to the default).',
   }),
   lines: required(z.array(invoiceLine, 'must be an array of lines').min(1, 'must have at least 1 line').max(100), {
     graphql: () => [InvoiceLineInput],
@@ -152,6 +166,7 @@ export const invoiceList = defineList('Invoice', {
       description: 'Issued on or before this day.',
       where: (p) => `"Invoice"."issueDate" <= ${p}::date`,
     }),
+    overdue: overdueFilter,
     q: searchOver(searched, {
       schema: text(200),
       description: 'Text search over the number and the lines’ descriptions.',

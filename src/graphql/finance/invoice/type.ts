@@ -12,6 +12,7 @@ import {
   storedObjectList,
   type FieldKind,
 } from '../../kit/fields.js';
+import { overdueKind, paymentTermsKind } from '../terms/overdue-sql.js';
 
 export const INVOICE_STATUSES = ['draft', 'open', 'paid', 'void'] as const;
 
@@ -113,8 +114,16 @@ export class Invoice {
   @Public.date()
   issueDate!: string;
 
-  @Public.date({ description: 'Not before issueDate.' })
+  @Public.date({
+    description:
+      "Not before issueDate; default issueDate + the terms (the invoice's, else its contact's, else the organization's).",
+  })
   dueDate!: string;
+
+  @Public.of(paymentTermsKind, {
+    description: 'The terms that applied: the days from issueDate to dueDate (computed; given, it sets the dueDate).',
+  })
+  paymentTermsDays!: number;
 
   @Public.of(objectList(InvoiceLine, (table) => `"${table}".lines`), {
     description: '1 to 100, with their computed amounts.',
@@ -165,6 +174,11 @@ export class Invoice {
       'refund leaves part unpaid); void from draft or open while nothing is paid or credited.',
   })
   status!: (typeof INVOICE_STATUSES)[number];
+
+  @Public.of(overdueKind(amountDue), {
+    description: "Open, with an amount due, and its dueDate before today in the organization's time zone (computed).",
+  })
+  overdue!: boolean;
 
   @Public.timestamp()
   createdAt!: string;

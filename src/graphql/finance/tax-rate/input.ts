@@ -3,19 +3,11 @@
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchFilter } from '../../kit/list.js';
-import { text } from '../../kit/values.js';
+import { booleanFlag, text } from '../../kit/values.js';
 import { percentageSchema } from '../percentage.js';
 
 /** Below 1000 %: some excise taxes exceed 100 %, none comes near 1000. */
 export const MAX_TAX_PERCENTAGE = 999.9999;
-
-// A query string's "true"/"false", or a GraphQL Boolean.
-const flag = z
-  .preprocess(
-    (value) => (value === 'true' ? true : value === 'false' ? false : value),
-    z.boolean('must be true or false'),
-  )
-  .meta({ type: 'boolean' });
 
 export const taxRateInput = defineInput('TaxRate', {
   name: required(text(100), { description: 'What invoices show for the tax: "VAT", "Sales tax (NY)".' }),
@@ -41,7 +33,7 @@ export const taxRateInput = defineInput('TaxRate', {
 export const taxRateList = defineList('TaxRate', {
   sort: ['createdAt', 'updatedAt', 'name'],
   filters: {
-    active: filter(flag, {
+    active: filter(booleanFlag, {
       description: 'Active (true) or inactive (false) rates.',
       where: (p) => `"TaxRate".active = ${p}`,
     }),

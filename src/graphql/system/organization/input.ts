@@ -3,6 +3,7 @@
 // documents are (null); the rules here are the only ones.
 import { Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
+import { paymentTermsDays } from '../../finance/terms/days.js';
 import { text } from '../../kit/values.js';
 
 /**
@@ -60,6 +61,9 @@ export const updateOrganizationSchema = z.strictObject({
     .nullable()
     .optional()
     .describe('Its tax or VAT registration number, printed on documents; null clears it.'),
+  paymentTermsDays: paymentTermsDays
+    .optional()
+    .describe("Its default payment terms: days from an invoice's issue date to its due date, 0 to 3650."),
 });
 
 export type UpdateOrganization = z.output<typeof updateOrganizationSchema>;
@@ -83,4 +87,7 @@ export class UpdateOrganizationInput {
 
   @Field(() => String, { nullable: true, description: 'Its tax or VAT number on documents; null clears it.' })
   taxId?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default payment terms in days, 0 to 3650.' })
+  paymentTermsDays?: number;
 }

@@ -10,7 +10,7 @@ import { Organization } from './type.js';
 export class OrganizationResolver {
   @Requires()
   @Query(() => Organization, {
-    description: "The caller's organization: its name, time zone, working week and document details.",
+    description: "The caller's organization: its name, time zone, working week, document details and payment terms.",
   })
   organization(@Ctx() ctx: Context): Promise<Organization> {
     return ctx.services.organizations.get(requirePrincipal(ctx));
@@ -19,8 +19,8 @@ export class OrganizationResolver {
   @Requires('admin')
   @Mutation(() => Organization, {
     description:
-      'Changes the name, time zone, working week or document details (legal name, address, tax id); omitted ' +
-      'settings are kept. Emits organization.updated.',
+      'Changes the name, time zone, working week, document details (legal name, address, tax id) or payment ' +
+      'terms; omitted settings are kept. Emits organization.updated.',
   })
   updateOrganization(
     @Arg('input', () => UpdateOrganizationInput) input: object,

@@ -1,7 +1,7 @@
 // Organizations (tenants) and their first admin user. Only operators create
 // them (CLI, first-run bootstrap). A credential reads its own organization, and
-// an admin changes its settings (name, time zone, working week, and the legal
-// name, address and tax id printed on its documents).
+// an admin changes its settings (name, time zone, working week, the legal
+// name, address and tax id printed on its documents, and payment terms).
 import { z } from 'zod';
 import type { Principal } from '../../../auth/principal.js';
 import { hashPassword } from '../../../auth/passwords.js';
@@ -26,6 +26,7 @@ export const SETTINGS = {
   legalName: true,
   address: true,
   taxId: true,
+  paymentTermsDays: true,
 } as const;
 
 export const createOrganizationSchema = z.strictObject({
@@ -92,7 +93,8 @@ export class OrganizationService {
     if (patch.timeZone !== undefined) patch.timeZone = await this.spelledTimeZone(patch.timeZone);
     return this.db.prisma.$transaction(async (tx) => {
       const [before] = await tx.$queryRaw<Organization[]>`
-        select id, name, "timeZone", "workingDays", "legalName", address, "taxId" from "Organization" where id = ${principal.organizationId} for update`;
+        select id, name, "timeZone", "workingDays", "legalName", address, "taxId", "paymentTermsDays"
+        from "Organization" where id = ${principal.organizationId} for update`;
       if (!before) throw notFound('Organization');
       refuseChangedFixed(before, fixed);
       const data = changedColumns(before, patch);

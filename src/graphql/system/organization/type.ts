@@ -40,4 +40,11 @@ export class Organization {
 
   @Public.text({ nullable: true, description: 'Its tax or VAT registration number on documents.' })
   taxId!: string | null;
+
+  @Public.int({
+    description:
+      "Its default payment terms in days (0..3650; default 30): an invoice's dueDate is its issueDate plus the " +
+      "invoice's own terms, else its contact's, else these.",
+  })
+  paymentTermsDays!: number;
 }

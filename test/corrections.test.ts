@@ -226,19 +226,36 @@ describe('credit notes', () => {
     ).toBe(200);
     const draft = await draftCredit(made.body.id, { lines: [line] });
     expect(draft.status, draft.text).toBe(201);
-    expect(draft.body).toMatchObject({ subtotal: 10_000, total: 10_710 });
+    expect(draft.body).toMatchObject({ subtotal: 10_000, discountTotal: 1_000, taxTotal: 1_710, total: 10_710 });
+    expect(draft.body.taxes).toEqual([
+      { taxRateId: rate.body.id, name: 'VAT', percentage: '19', inclusive: false, taxableAmount: 9_000, amount: 1_710 },
+    ]);
     expect(draft.body.lines[0]).toMatchObject({ discount: 1_000, amount: 9_000, taxes: [{ amount: 1_710 }] });
     expect((await issue(draft.body.id)).status).toBe(200);
     expect(await getInvoice(made.body.id)).toMatchObject({ status: 'paid', amountCredited: 10_710, amountDue: 0 });
-    // Another invoice's credit may not name the inactive rate.
+    // A credit takes back only tax that was charged: another invoice's credit may name neither that rate
+    // (inactive) nor an active one its invoice does not use.
     const other = await invoiceOf(20_000);
+    const refusal = /the invoice does not use the tax rate/;
     expectRefused(
       await draftCredit(other.id, { lines: [line] }),
       400,
       'VALIDATION_ERROR',
       'lines.0.taxRateIds',
-      /inactive/,
+      refusal,
     );
+    const active = await post('tax-rates', { name: 'Sales tax', percentage: '8.875' });
+    const taxed = { ...line, taxRateIds: [active.body.id] };
+    expectRefused(
+      await draftCredit(other.id, { lines: [taxed] }),
+      400,
+      'VALIDATION_ERROR',
+      'lines.0.taxRateIds',
+      refusal,
+    );
+    // A plain amount credits no tax.
+    const plain = await draftCredit(other.id, { amount: 5_000 });
+    expect(plain.body).toMatchObject({ subtotal: 5_000, discountTotal: 0, taxTotal: 0, taxes: [], total: 5_000 });
   });
 
   it('numbers issued credit notes CN-000001, … per organization, with no gap for deleted drafts', async () => {

@@ -304,6 +304,33 @@ describe('GET /v1/finance/invoices/:id/pdf', () => {
     expect((await download(invoice.id)).status).toBe(401);
   });
 
+  it('answers an issued credit note as a PDF: its number, the invoice it credits, the reason, the total', async () => {
+    const credit = await server.rest('POST', '/v1/finance/credit-notes', {
+      key: writer,
+      body: { invoiceId: invoice.id, reason: 'Travel not taken', amount: 4_999 },
+    });
+    expect(credit.status, credit.text).toBe(201);
+    const issued = await server.rest('POST', `/v1/finance/credit-notes/${credit.body.id}/issue`, { key: writer });
+    expect(issued.status, issued.text).toBe(200);
+    const res = await fetch(`${server.url}/v1/finance/credit-notes/${credit.body.id}/pdf`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${issued.body.number}.pdf"`);
+    const pdf = new Uint8Array(await res.arrayBuffer());
+    expectEmbeddedFonts(pdf);
+    const text = flat(await pdfText(pdf));
+    expect(text).toContain(`Credit note ${issued.body.number}`);
+    expect(text).toContain(invoice.number);
+    expect(text).toContain('Travel not taken');
+    expect(text).toContain('EUR 49.99');
+    const missing = await fetch(`${server.url}/v1/finance/credit-notes/crn_01jzzzzzzzzzzzzzzzzzzzzzzz/pdf`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
+    expect(missing.status).toBe(404);
+  });
+
   it('makes a 100-line invoice in well under a second, a few tens of kilobytes', async () => {
     const lines = Array.from({ length: 100 }, (_, i) => ({
       description: `Item ${i + 1}: Ærøskøbing delivery, Zoë Müller's order`,

@@ -86,6 +86,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/expenses/{id}/reimburse': ['post'],
   '/finance/expenses/{id}/reject': ['post'],
   '/finance/expenses/{id}/submit': ['post'],
+  '/finance/credit-notes/{id}/pdf': ['get'],
   '/hr/attendance': ['get', 'post'],
   '/hr/attendance/{id}': ['delete', 'get', 'put'],
   '/hr/attendance/{id}/clock-out': ['post'],
@@ -118,7 +119,6 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/finance/payments/{id}': ['get'],
   '/finance/payments/{id}/allocate': ['post'],
   '/finance/payments/{id}/refund': ['post'],
-
   '/finance/reports/receivables-aging': ['get'],
   '/openapi.json': ['get'],
   '/organization': ['get', 'put'],

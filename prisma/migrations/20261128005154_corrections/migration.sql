@@ -14,6 +14,9 @@ CREATE TABLE "CreditNote" (
     "lines" JSONB,
     "amount" BIGINT,
     "subtotal" BIGINT NOT NULL,
+    "discountTotal" BIGINT NOT NULL,
+    "taxTotal" BIGINT NOT NULL,
+    "taxes" JSONB NOT NULL DEFAULT '[]'::jsonb,
     "total" BIGINT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'draft',
     "issuedAt" TIMESTAMPTZ(3),
@@ -61,3 +64,4 @@ CREATE TABLE "CreditNoteCounter" (
     CONSTRAINT "CreditNoteCounter_pkey" PRIMARY KEY ("organizationId")
 );
 ALTER TABLE "CreditNoteCounter" ADD CONSTRAINT "CreditNoteCounter_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+

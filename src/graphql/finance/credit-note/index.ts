@@ -44,16 +44,42 @@ const creditable = (invoice: Invoice) => invoice.total - invoice.amountCredited;
 
 /**
  * The credit's priced columns: its lines priced as an invoice's, or a plain
- * amount (the other null). A rate the invoice uses may be named though
- * deactivated since, as on the invoice itself (a credit mirrors what was billed).
+ * amount (the other null; no discount, no tax). A line may name only rates the
+ * invoice uses (a credit takes back tax that was charged; those rates are kept
+ * from deletion by the invoice's use), though deactivated since.
  */
 async function priced(rules: RuleContext, invoice: Invoice, lines: LineInput[] | null, amount: number | null) {
-  if (!lines) return { lines: null, amount, subtotal: amount!, total: amount! };
+  if (!lines) {
+    return { lines: null, amount, subtotal: amount!, discountTotal: 0, taxTotal: 0, taxes: '[]', total: amount! };
+  }
   const invoiceRates = new Set(invoice.taxes.map((tax) => tax.taxRateId));
-  // Stored: the lines and their sum; the tax and discount columns a credit note shows are still to come.
-  const { lines: json, subtotal, total } = priceLines(lines, await ratesOfLines(rules, lines, invoiceRates));
+  lines.forEach((line, i) => {
+    const foreign = line.taxRateIds?.find((id) => !invoiceRates.has(id));
+    if (foreign) {
+      throw invalidField(
+        `lines.${i}.taxRateIds`,
+        `the invoice does not use the tax rate ${foreign}: a credit note takes back only tax charged`,
+      );
+    }
+  });
+  const {
+    lines: json,
+    subtotal,
+    discountTotal,
+    taxTotal,
+    taxes,
+    total,
+  } = priceLines(lines, await ratesOfLines(rules, lines, invoiceRates));
   if (total === 0) throw invalidField('lines', 'must credit more than 0');
-  return { lines: JSON.stringify(json), amount: null, subtotal, total };
+  return {
+    lines: JSON.stringify(json),
+    amount: null,
+    subtotal,
+    discountTotal,
+    taxTotal,
+    taxes: JSON.stringify(taxes),
+    total,
+  };
 }
 
 /** 400 naming the field that set the total when it is more than the invoice has left to credit. */

@@ -3,7 +3,7 @@
 // rule) or a plain amount, against one invoice whose contact and currency it takes.
 import { ObjectType } from 'type-graphql';
 import { oneOf, Public, storedObjectList } from '../../kit/fields.js';
-import { InvoiceLine } from '../invoice/type.js';
+import { InvoiceLine, TaxAmount } from '../invoice/type.js';
 
 export const CREDIT_NOTE_STATUSES = ['draft', 'issued'] as const;
 
@@ -39,11 +39,28 @@ export class CreditNote {
   @Public.money({ nullable: true, description: 'A plain amount credited; null when lines are.' })
   amount!: number | null;
 
-  @Public.money({ description: 'Sum of the lines’ amounts, or the plain amount (computed).' })
+  @Public.money({
+    description: 'Sum of the lines’ quantity × unitAmount before discounts, or the plain amount (computed).',
+  })
   subtotal!: number;
 
+  @Public.money({ description: 'Sum of the lines’ discounts; 0 for a plain amount (computed).' })
+  discountTotal!: number;
+
   @Public.money({
-    description: "What it takes off the invoice: the subtotal (computed, as the invoice's total is).",
+    description: 'Sum of every tax of the lines, inclusive and exclusive; 0 for a plain amount (computed).',
+  })
+  taxTotal!: number;
+
+  @Public.of(storedObjectList(TaxAmount), {
+    description: 'Per tax rate: its taxable amount and tax credited, summed over the lines; [] for a plain amount.',
+  })
+  taxes!: TaxAmount[];
+
+  @Public.money({
+    description:
+      "What it takes off the invoice: subtotal − discountTotal + the exclusive taxes, as an invoice's total " +
+      '(computed), or the plain amount.',
   })
   total!: number;
 

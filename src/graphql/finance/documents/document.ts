@@ -136,7 +136,8 @@ export function invoiceDocument(invoice: InvoiceRecord, parties: DocumentParties
 
 /** A credit note as GET /finance/credit-notes/:id answers it: lines as an invoice's, or a plain amount. */
 export interface CreditNoteRecord {
-  number: string;
+  /** Given when issued: null while a draft. */
+  number: string | null;
   status: string;
   currency: string;
   reason?: string | null;
@@ -176,7 +177,7 @@ export function creditNoteDocument(
       ];
   return {
     title: 'Credit note',
-    number: creditNote.number,
+    number: creditNote.number ?? '(draft)',
     status: creditNote.status,
     currency: creditNote.currency,
     issueDate: creditNote.issuedAt ? dayIn(creditNote.issuedAt, parties.timeZone) : null,

@@ -1,7 +1,11 @@
-// Finance documents: an invoice as a PDF to send (GET /finance/invoices/:id/pdf),
-// a REST download only (a PDF is no GraphQL value); the credit note's comes
-// with credit notes (routes.ts: creditNoteDocumentOf).
+// Finance documents: an invoice or a credit note as a PDF to send
+// (GET /finance/invoices/:id/pdf, GET /finance/credit-notes/:id/pdf), REST
+// downloads only (a PDF is no GraphQL value).
 import { defineModule } from '../../kit/module.js';
-import { invoicePdfRoute } from './routes.js';
+import { creditNotePdfRoute, invoicePdfRoute } from './routes.js';
 
-export const financeDocumentsModule = defineModule({ resolvers: [], routes: [invoicePdfRoute], services: {} });
+export const financeDocumentsModule = defineModule({
+  resolvers: [],
+  routes: [invoicePdfRoute, creditNotePdfRoute],
+  services: {},
+});

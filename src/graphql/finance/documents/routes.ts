@@ -10,6 +10,7 @@ import type { Context } from '../../context.js';
 import { selectionOf, type PublicType } from '../../kit/fields.js';
 import { AREAS } from '../../kit/resource.js';
 import { route, type FileAnswer, type RestRoute } from '../../kit/routes.js';
+import { CreditNote } from '../credit-note/type.js';
 import { Invoice } from '../invoice/type.js';
 import {
   creditNoteDocument,
@@ -60,7 +61,9 @@ interface DocumentRouteOptions<R> {
 }
 
 /** `GET <path>`: the record as a PDF, named after its number. */
-export function documentRoute<R extends { number: string }>(options: DocumentRouteOptions<R>): RestRoute {
+export function documentRoute<R extends { id: string; number: string | null }>(
+  options: DocumentRouteOptions<R>,
+): RestRoute {
   const upper = options.query[0]!.toUpperCase() + options.query.slice(1);
   return route({
     method: 'get',
@@ -80,7 +83,9 @@ export function documentRoute<R extends { number: string }>(options: DocumentRou
       async open(ctx, data): Promise<FileAnswer> {
         const record = data as R;
         const pdf = await renderDocument(await options.document(ctx, record));
-        return { contentType: PDF, filename: pdfFileName(record.number), size: pdf.length, body: once(pdf) };
+        // A draft credit note has no number yet: draft-crn_….pdf.
+        const filename = pdfFileName(record.number ?? `draft-${record.id}`);
+        return { contentType: PDF, filename, size: pdf.length, body: once(pdf) };
       },
     },
   });
@@ -90,7 +95,7 @@ async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
   yield bytes;
 }
 
-export const invoicePdfRoute = documentRoute<InvoiceRecord & { contactId: string }>({
+export const invoicePdfRoute = documentRoute<InvoiceRecord & { id: string; contactId: string }>({
   path: '/finance/invoices/:id/pdf',
   tag: AREAS.finance.tag,
   query: 'invoice',
@@ -103,7 +108,7 @@ export const invoicePdfRoute = documentRoute<InvoiceRecord & { contactId: string
 /** The credit note's document: its invoice's number read through the invoices service. */
 export async function creditNoteDocumentOf(
   ctx: Context,
-  creditNote: CreditNoteRecord & { contactId: string; invoiceId: string },
+  creditNote: CreditNoteRecord & { id: string; contactId: string; invoiceId: string },
 ): Promise<FinanceDocument> {
   const principal = requirePrincipal(ctx);
   const [parties, [invoice]] = await Promise.all([
@@ -113,17 +118,13 @@ export async function creditNoteDocumentOf(
   return creditNoteDocument(creditNote, { ...parties, invoiceNumber: invoice?.number ?? null });
 }
 
-/**
- * GET /finance/credit-notes/:id/pdf, over the `creditNote` query and its type
- * (CreditNote): to be listed in this module's routes once credit notes exist.
- */
-export const creditNotePdfRoute = (type: PublicType): RestRoute =>
-  documentRoute({
-    path: '/finance/credit-notes/:id/pdf',
-    tag: AREAS.finance.tag,
-    query: 'creditNote',
-    type,
-    noun: 'credit note',
-    firstNumber: 'CN-000001',
-    document: creditNoteDocumentOf,
-  });
+/** GET /finance/credit-notes/:id/pdf, over the `creditNote` query. */
+export const creditNotePdfRoute = documentRoute({
+  path: '/finance/credit-notes/:id/pdf',
+  tag: AREAS.finance.tag,
+  query: 'creditNote',
+  type: CreditNote,
+  noun: 'credit note',
+  firstNumber: 'CN-000001',
+  document: creditNoteDocumentOf,
+});

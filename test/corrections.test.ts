@@ -258,6 +258,20 @@ describe('credit notes', () => {
     expect(plain.body).toMatchObject({ subtotal: 5_000, discountTotal: 0, taxTotal: 0, taxes: [], total: 5_000 });
   });
 
+  it("lists a month's issued credit notes by from/to (UTC days of issuedAt, inclusive); a draft is in no month", async () => {
+    const invoice = await invoiceOf(10_000);
+    const note = await credited(invoice.id, 1_000);
+    const draft = await draftCredit(invoice.id, { amount: 500 });
+    expect(draft.status, draft.text).toBe(201);
+    const day = (note.issuedAt as string).slice(0, 10);
+    const before = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    const ids = async (query: string) =>
+      (await get(`credit-notes?invoiceId=${invoice.id}&${query}`)).data.map((n: Body) => n.id);
+    expect(await ids(`from=${day}&to=${day}`)).toEqual([note.id]);
+    expect(await ids(`to=${before}`)).toEqual([]);
+    expect(await ids('status=draft')).toEqual([draft.body.id]);
+  });
+
   it('numbers issued credit notes CN-000001, … per organization, with no gap for deleted drafts', async () => {
     const own = await (await server.org()).key([...SCOPES]);
     const contact = await contactOf(own);

@@ -70,6 +70,9 @@ export const calendarDate = z.iso
   .date('must be a calendar date YYYY-MM-DD')
   .refine((date) => !date.startsWith('0000-'), 'must be a calendar date from 0001-01-01');
 
+/** SQL: the first instant of the UTC calendar day in parameter `p` (a day filter over a timestamp column). */
+export const utcDayStart = (p: string) => `(${p}::date::timestamp at time zone 'UTC')`;
+
 /** true or false, from a query string ("true", "false") or a GraphQL Boolean (a list's flag filter). */
 export const booleanFlag = z
   .preprocess(

@@ -4,7 +4,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter, searchFilter } from '../../kit/list.js';
-import { minorUnits, text } from '../../kit/values.js';
+import { calendarDate, utcDayStart, minorUnits, text } from '../../kit/values.js';
 import { invoiceInput } from '../invoice/input.js';
 import { CREDIT_NOTE_STATUSES } from './type.js';
 
@@ -44,6 +44,15 @@ export const creditNoteList = defineList('CreditNote', {
     contactId: filter(text(100), {
       description: 'Credit notes to this contact.',
       where: (p) => `"CreditNote"."contactId" = ${p}`,
+    }),
+    // As payments' from/to: UTC days, inclusive (a draft, not issued, is in neither).
+    from: filter(calendarDate, {
+      description: 'Issued on or after this day (UTC).',
+      where: (p) => `"CreditNote"."issuedAt" >= ${utcDayStart(p)}`,
+    }),
+    to: filter(calendarDate, {
+      description: 'Issued on or before this day (UTC).',
+      where: (p) => `"CreditNote"."issuedAt" < ${utcDayStart(p)} + interval '1 day'`,
     }),
     q: searchFilter(
       'CreditNote',

@@ -3,7 +3,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { z } from 'zod';
 import { defineActionInput, defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
-import { calendarDate, currency, minorUnits, text } from '../../kit/values.js';
+import { calendarDate, utcDayStart, currency, minorUnits, text } from '../../kit/values.js';
 import { PAYMENT_METHODS } from './type.js';
 
 export const paymentInput = defineInput('Payment', {
@@ -20,9 +20,6 @@ export const paymentInput = defineInput('Payment', {
   reference: optional(text(200)),
 });
 
-// A UTC calendar day, inclusive at both ends.
-const day = (p: string) => `(${p}::date::timestamp at time zone 'UTC')`;
-
 export const paymentList = defineList('Payment', {
   sort: ['createdAt', 'receivedAt', 'amount'],
   filters: {
@@ -32,11 +29,11 @@ export const paymentList = defineList('Payment', {
     }),
     from: filter(calendarDate, {
       description: 'Received on or after this day (UTC).',
-      where: (p) => `"Payment"."receivedAt" >= ${day(p)}`,
+      where: (p) => `"Payment"."receivedAt" >= ${utcDayStart(p)}`,
     }),
     to: filter(calendarDate, {
       description: 'Received on or before this day (UTC).',
-      where: (p) => `"Payment"."receivedAt" < ${day(p)} + interval '1 day'`,
+      where: (p) => `"Payment"."receivedAt" < ${utcDayStart(p)} + interval '1 day'`,
     }),
   },
 });

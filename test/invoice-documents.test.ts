@@ -12,7 +12,8 @@ import {
   type DocumentParties,
   type InvoiceRecord,
 } from '../src/graphql/finance/documents/document.js';
-import { currencyDecimals, formatMoney } from '../src/graphql/finance/documents/money.js';
+import { formatMoney } from '../src/graphql/finance/documents/money.js';
+import { currencyDigits } from '../src/graphql/kit/major-units.js';
 import { renderDocument } from '../src/graphql/finance/documents/render.js';
 import { pdfFileName } from '../src/graphql/finance/documents/routes.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
@@ -36,7 +37,7 @@ function expectEmbeddedFonts(pdf: Uint8Array) {
 
 describe('formatting money', () => {
   it("writes minor units with the currency's decimals, exactly, grouped by thousands", () => {
-    expect([currencyDecimals('EUR'), currencyDecimals('JPY'), currencyDecimals('KWD')]).toEqual([2, 0, 3]);
+    expect([currencyDigits('EUR'), currencyDigits('JPY'), currencyDigits('KWD')]).toEqual([2, 0, 3]);
     expect(formatMoney(10_710, 'EUR')).toBe('107.10');
     expect(formatMoney(5, 'EUR')).toBe('0.05');
     expect(formatMoney(-1_500, 'EUR')).toBe('-15.00');

@@ -3,31 +3,14 @@
 // exactly (digits moved as text, never divided in floating point), grouped by
 // thousands with commas and a point for the decimals, so one document reads the
 // same whatever the reader's locale.
-
-const decimalsByCurrency = new Map<string, number>();
-
-/** The decimals of a currency's minor unit: 2 for EUR, 0 for JPY, 3 for KWD. */
-export function currencyDecimals(currency: string): number {
-  let decimals = decimalsByCurrency.get(currency);
-  if (decimals === undefined) {
-    decimals = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits!;
-    decimalsByCurrency.set(currency, decimals);
-  }
-  return decimals;
-}
+import { majorUnits } from '../../kit/major-units.js';
 
 const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** 123456 EUR -> "1,234.56"; -500 EUR -> "-5.00"; 1500 JPY -> "1,500". */
+/** 123456 EUR -> "1,234.56"; -500 EUR -> "-5.00"; 1500 JPY -> "1,500" (the exports' majorUnits, grouped). */
 export function formatMoney(minorUnits: number, currency: string): string {
-  const decimals = currencyDecimals(currency);
-  const negative = minorUnits < 0;
-  const digits = BigInt(Math.abs(Math.trunc(minorUnits)))
-    .toString()
-    .padStart(decimals + 1, '0');
-  const whole = grouped(digits.slice(0, digits.length - decimals));
-  const fraction = decimals ? `.${digits.slice(digits.length - decimals)}` : '';
-  return `${negative ? '-' : ''}${whole}${fraction}`;
+  const [whole = '', fraction] = majorUnits(Math.trunc(minorUnits), currency).split('.');
+  return grouped(whole) + (fraction === undefined ? '' : `.${fraction}`);
 }
 
 /** A quantity as given (at most 3 decimals), grouped: 1.5 -> "1.5", 1000 -> "1,000". */

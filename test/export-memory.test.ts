@@ -8,15 +8,14 @@ import 'reflect-metadata';
 // (the export fails), and V8 collects garbage before it piles up, so the peaks
 // measure what is kept rather than how lazily V8 collected on a loaded machine
 // (uncapped, the same 100,000 rows peaked 52 to 115 MiB above 10,000 between runs).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './support/fixtures.js';
 import { eventually } from './support/receiver.js';
+import { spawnWorkerProcess } from './support/worker-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const KEY = Buffer.alloc(32, 12).toString('base64');
 const server = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_KEY: KEY });
 let worker: ChildProcess | undefined;
@@ -69,24 +68,15 @@ async function exportAll(key: string, format: string, resource = 'contacts', bod
   }, 240_000);
 }
 
-/** A worker process of its own, started and running: its pid. */
+/** A worker process of its own, its old space capped (above), started and running: its pid. */
 async function startWorker(): Promise<number> {
-  let output = '';
-  worker = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/jobs/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? ROOT,
-      NODE_ENV: 'test',
-      DATABASE_URL: server.databaseUrl,
-      WEBHOOK_SECRET_KEY: KEY,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = spawnWorkerProcess({
+    databaseUrl: server.databaseUrl,
+    secretKey: KEY,
+    nodeOptions: ['--max-old-space-size=160'],
   });
-  worker.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  worker.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await eventually(async () => /worker (started|running)/.test(output), 60_000);
+  worker = started.child;
+  await eventually(async () => /worker (started|running)/.test(started.output()), 60_000);
   return worker.pid!;
 }
 

@@ -3,15 +3,14 @@ import 'reflect-metadata';
 // process died before any delivery still reaches its subscriber once a worker
 // runs (the job was committed with the change); the worker stops gracefully on
 // SIGTERM; the hourly prune removes what is past its retention.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prune } from '../src/jobs/prune.js';
 import { useServer } from './support/fixtures.js';
 import { eventually, sleep, useReceivers, type Receiver } from './support/receiver.js';
+import { spawnWorkerProcess, type WorkerProcess } from './support/worker-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const KEY = Buffer.alloc(32, 11).toString('base64');
 // No worker in this process: the API commits, and nothing delivers until a worker process runs.
 const server = useServer({ RATE_LIMIT_MAX: '1000000', WEBHOOK_SECRET_KEY: KEY });
@@ -21,32 +20,14 @@ afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function startWorkerProcess(env: Record<string, string> = {}): {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/jobs/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? ROOT,
-      // Its receivers are on loopback: local conveniences (src/local-conveniences.ts).
-      NODE_ENV: 'test',
-      DATABASE_URL: server.databaseUrl,
-      WEBHOOK_SECRET_KEY: KEY,
-      WORKER_POLL_INTERVAL_MS: '100',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startWorkerProcess(env: Record<string, string> = {}): WorkerProcess {
+  const worker = spawnWorkerProcess({
+    databaseUrl: server.databaseUrl,
+    secretKey: KEY,
+    env: { WORKER_POLL_INTERVAL_MS: '100', ...env },
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  children.push(worker.child);
+  return worker;
 }
 
 async function queuedDeliveries(): Promise<number> {

@@ -304,6 +304,13 @@ export function qualifiedColumn(table: string, name: string): string {
 
 const selects = new Map<string, string>();
 
+/** One public field's SQL over `table`, as the select list computes it (a column, or a computed expression). */
+export function fieldSqlOf(type: PublicType, name: string, table: string): string {
+  const field = publicFieldsOf(type).find((candidate) => candidate.name === name);
+  if (!field) throw new Error(`${type.name} has no public field ${name}`);
+  return field.kind.sql(qualifiedColumn(table, name), table);
+}
+
 /** Each public field's item of the SELECT list, in order, by the field's name. */
 export function sqlSelectItemsOf(type: PublicType, table: string): { name: string; sql: string }[] {
   return publicFieldsOf(type).map(({ name, kind }) => {

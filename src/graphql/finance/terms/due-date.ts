@@ -7,6 +7,7 @@
 // disagree. Both given and disagreeing is a 400. The issue date defaults to
 // the organization's today (its time zone).
 import { DomainError, invalidField } from '../../../errors.js';
+import { todayIn } from '../../hr/calendar/today.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import type { Change } from '../../kit/resource.js';
 import { addDays, daysBetween } from './days.js';
@@ -24,7 +25,7 @@ function defaultsOf(rules: RuleContext, contactId: unknown): () => Promise<Defau
   return () =>
     (read ??= rules
       .query<Defaults>(
-        `select to_char((now() at time zone o."timeZone")::date, 'YYYY-MM-DD') as today,
+        `select to_char(${todayIn('o."timeZone"')}, 'YYYY-MM-DD') as today,
            coalesce((select c."paymentTermsDays" from "Contact" c where c.id = $2 and c."organizationId" = o.id),
              o."paymentTermsDays") as terms
          from "Organization" o where o.id = $1`,

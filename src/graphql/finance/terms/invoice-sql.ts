@@ -2,19 +2,12 @@
 // its public fields (../invoice/type.ts): the list filter, the worker's sweep
 // and the aging report use the expression the invoice shows, so a change to
 // how amountDue is computed (credits, void) reaches all of them at once.
-import { publicFieldsOf, qualifiedColumn } from '../../kit/fields.js';
+import { fieldSqlOf } from '../../kit/fields.js';
 import { Invoice } from '../invoice/type.js';
 import { overdueWhen } from './overdue-sql.js';
 
-/** The invoice's computed field `name` over `table`, as its select list computes it. */
-function invoiceField(name: keyof Invoice, table: string): string {
-  const field = publicFieldsOf(Invoice).find((candidate) => candidate.name === name);
-  if (!field) throw new Error(`Invoice has no public field ${name}`);
-  return field.kind.sql(qualifiedColumn(table, name), table);
-}
-
 /** What the invoice still owes (its `amountDue`), in SQL over `table`. */
-export const amountDueOf = (table: string) => invoiceField('amountDue', table);
+export const amountDueOf = (table: string) => fieldSqlOf(Invoice, 'amountDue', table);
 
 /** Whether it is overdue; `timeZone`: its organization's zone as a SQL expression, when known to the query. */
 export const overdueOf = (table: string, timeZone?: string) => overdueWhen(table, amountDueOf(table), timeZone);

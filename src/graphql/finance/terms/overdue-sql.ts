@@ -5,13 +5,11 @@
 // report, so they cannot disagree. Pure SQL builders: nothing here reads the
 // Invoice type (its computed field is built from them).
 import { computed, FIELD_KINDS, qualifiedColumn, type FieldKind } from '../../kit/fields.js';
+import { todayIn } from '../../hr/calendar/today.js';
 
 /** The time zone of the record's organization, by a correlated lookup of its primary key. */
 export const timeZoneOfRecord = (table: string) =>
   `(select o."timeZone" from "Organization" o where o.id = ${qualifiedColumn(table, 'organizationId')})`;
-
-/** The organization's date today (a SQL date) in `timeZone` (a SQL expression). */
-export const todayIn = (timeZone: string) => `(now() at time zone ${timeZone})::date`;
 
 /** The overdue condition over `table`'s columns; `amountDue` is the invoice's own expression (type.ts). */
 export function overdueWhen(table: string, amountDue: string, timeZone = timeZoneOfRecord(table)): string {

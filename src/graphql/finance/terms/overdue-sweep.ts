@@ -10,7 +10,7 @@ import { SYSTEM_ACTOR } from '../../../auth/principal.js';
 import { inTransaction, updateRecord } from '../../kit/store.js';
 import { invoiceOverdue, invoices } from '../invoice/index.js';
 import { overdueOf } from './invoice-sql.js';
-import { todayIn } from './overdue-sql.js';
+import { todayIn } from '../../hr/calendar/today.js';
 
 const TIME_ZONE = 'o."timeZone"';
 const FROM = `"Invoice" i join "Organization" o on o.id = i."organizationId"`;

@@ -5,10 +5,13 @@ import type { RuleContext } from '../../kit/lifecycle.js';
 
 type Query = Pick<RuleContext, 'organizationId' | 'query'>;
 
+/** SQL: the date today in `timeZone` (a SQL expression: a column or a subquery of the organization's zone). */
+export const todayIn = (timeZone: string) => `(now() at time zone ${timeZone})::date`;
+
 /** The organization's current date, YYYY-MM-DD, at the transaction's time. */
 export async function organizationToday(rules: Query): Promise<string> {
   const [row] = await rules.query<{ today: string }>(
-    `select to_char((now() at time zone "timeZone")::date, 'YYYY-MM-DD') as today from "Organization" where id = $1`,
+    `select to_char(${todayIn('"timeZone"')}, 'YYYY-MM-DD') as today from "Organization" where id = $1`,
     [rules.organizationId],
   );
   return row!.today;

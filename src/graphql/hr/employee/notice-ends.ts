@@ -7,11 +7,12 @@ import type pg from 'pg';
 import { SYSTEM_ACTOR } from '../../../auth/principal.js';
 import { previousAttributes } from '../../kit/records.js';
 import { inTransaction, selectRecord, updateRecord } from '../../kit/store.js';
+import { todayIn } from '../calendar/today.js';
 import { employees } from './index.js';
 import type { Employee } from './type.js';
 
 /** An employee still active past their last day, in their organization's calendar. */
-const PAST_NOTICE = `e.status = 'active' and e."endDate" < (now() at time zone o."timeZone")::date`;
+const PAST_NOTICE = `e.status = 'active' and e."endDate" < ${todayIn('o."timeZone"')}`;
 const FROM = `"Employee" e join "Organization" o on o.id = e."organizationId"`;
 const BATCH = 500;
 

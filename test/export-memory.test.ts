@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './support/fixtures.js';
 import { eventually } from './support/receiver.js';
 import { spawnWorkerProcess } from './support/worker-process.js';
@@ -89,6 +89,9 @@ async function stopWorker(): Promise<void> {
 }
 
 describe("the worker's memory during an export", () => {
+  // Also when a test fails before its own stop: its worker must not outlive it.
+  afterEach(stopWorker);
+
   it('peaks about the same for 10,000 and 100,000 rows', async () => {
     const small = await server.org();
     const large = await server.org();

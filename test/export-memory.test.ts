@@ -82,7 +82,8 @@ async function startWorker(): Promise<number> {
 
 /** Stops the worker of a test, so that the next test's own takes its exports. */
 async function stopWorker(): Promise<void> {
-  if (!worker || worker.exitCode !== null) return;
+  // Gone already: it exited, or a signal ended it (then exitCode stays null).
+  if (!worker || worker.exitCode !== null || worker.signalCode !== null) return;
   const exited = new Promise((resolve) => worker!.once('exit', resolve));
   worker.kill('SIGKILL');
   await exited;

@@ -11,9 +11,11 @@ import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session
 import { serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
 import { dashboardPage } from './page.js';
+import { recordPathsMeta } from './record-paths.js';
 
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
 const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
+const RECORD_PATHS = recordPathsMeta();
 
 export interface DashboardDependencies {
   sessions: SessionService;
@@ -47,7 +49,11 @@ export function dashboardRouter({ sessions }: DashboardDependencies): Router {
     const bundle: DashboardBundle = await dashboardBundle();
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES }));
+    res
+      .type('html')
+      .send(
+        dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES, recordPaths: RECORD_PATHS }),
+      );
   });
 
   return router;

@@ -16,6 +16,9 @@ import { text } from '../../kit/values.js';
 import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber, type Page } from '../../kit/page.js';
 import type { Event } from './type.js';
 
+/** The orders an event list takes: oldest first (the default), newest first. */
+export const EVENT_SORTS = ['createdAt', '-createdAt'] as const;
+
 // Strict: a parameter the list does not take is a 400 naming it.
 export const eventFilterSchema = z.strictObject({
   ...pageSchema.shape,
@@ -37,6 +40,10 @@ export const eventFilterSchema = z.strictObject({
       maximum: MAX_INT,
       description: 'Only events created at or after this Unix time.',
     }),
+  sort: z
+    .enum(EVENT_SORTS, { message: 'must be createdAt or -createdAt' })
+    .optional()
+    .meta({ description: 'createdAt (the default): oldest first; -createdAt: newest first. Then by id.' }),
 });
 
 /**
@@ -73,7 +80,8 @@ export class EventService {
     const where = eventConditions(principal.organizationId, types, filter);
     const { skip, take } = pageWindow(filter);
     const n = where.params.length;
-    const page = `select * from "Event" where ${where.sql} order by "createdAt", id limit $${n + 1} offset $${n + 2}`;
+    const order = filter.sort === '-createdAt' ? '"createdAt" desc, id desc' : '"createdAt", id';
+    const page = `select * from "Event" where ${where.sql} order by ${order} limit $${n + 1} offset $${n + 2}`;
     const count = `select count(*)::int as total from "Event" where ${where.sql}`;
     const [rows, counted] = await Promise.all([
       this.pool.query<EventRow>(namedStatement(page, [...where.params, take, skip])),

@@ -5,7 +5,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../../events/catalogue.js';
 import { DateTime } from '../../kit/date-time.js';
-import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { FIELD_KINDS, oneOf, Public, storedObjectList, type FieldKind } from '../../kit/fields.js';
 import { EventTypeEnum } from '../event/event-type-enum.js';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
@@ -68,6 +68,15 @@ export class NewWebhook extends Webhook {
   secret!: string;
 }
 
+@ObjectType({ simpleResolvers: true, description: 'An HTTP header of a delivery: its request or its answer.' })
+export class WebhookHeader {
+  @Public.text({ description: "As sent or received (the request's in lower case)." })
+  name!: string;
+
+  @Public.text()
+  value!: string;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'One delivery attempt of one event to a webhook.' })
 export class WebhookDelivery {
   @Public.id()
@@ -105,8 +114,31 @@ export class WebhookDelivery {
   @Public.text({ nullable: true, description: 'The first 1 KiB of the answer.' })
   responseExcerpt!: string | null;
 
-  @Public.timestamp({ nullable: true, description: 'When this attempt failed and a retry is scheduled: its time.' })
+  @Public.of(storedObjectList(WebhookHeader), {
+    nullable: true,
+    description:
+      'The headers sent, signatures included (the signing secret never is); null for attempts logged before they were kept.',
+  })
+  requestHeaders!: { name: string; value: string }[] | null;
+
+  @Public.of(storedObjectList(WebhookHeader), {
+    nullable: true,
+    description: 'The headers answered (at most 50, each value its first 1 KiB); null when there was no answer.',
+  })
+  responseHeaders!: { name: string; value: string }[] | null;
+
+  @Public.timestamp({
+    nullable: true,
+    description:
+      'When this attempt failed and a retry is scheduled: its time. Null once that retry has run, or once the event got through.',
+  })
   nextAttemptAt!: string | null;
+
+  @Public.id({
+    nullable: true,
+    description: 'A retry or redelivery asked for (trigger manual, or test): the delivery whose event it sends again.',
+  })
+  redeliveryOf!: string | null;
 
   @Public.timestamp()
   createdAt!: string;

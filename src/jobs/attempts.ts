@@ -3,10 +3,8 @@
 // them: a retry job per failed event (WEBHOOK_RETRY_BASE_MS x 1, 4, 16, +-10%, or a
 // Retry-After up to an hour), and the endpoint's health (410 Gone disables it at
 // once; WEBHOOK_DISABLE_AFTER_FAILURES events in a row that failed every attempt
-// disable it too; a success starts the count again). A retry, or an event that got
-// through after failing, settles the earlier attempts: their "retry at" is no longer
-// pending. A batch that only succeeded at a healthy endpoint writes the log rows and
-// nothing else.
+// disable it too; a success starts the count again). A batch that only succeeded
+// at a healthy endpoint writes the log rows and nothing else.
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
@@ -56,14 +54,6 @@ const HEALTH_SQL = `update "Webhook" set
     "disabledAt" = case when ${DISABLING} then now() else "disabledAt" end,
     "updatedAt" = case when ${DISABLING} then now() else "updatedAt" end
   where id = $3 and ($17 or $19 > 0 or ($18 and "consecutiveFailures" <> 0))`;
-
-/**
- * Earlier attempts of these events (parameter `p`) at this webhook whose retry is
- * no longer pending: it has just run (a retry job), or the event just got through.
- * The rows this statement logs are not seen by it (one snapshot), so they keep theirs.
- */
-const SETTLED_SQL = (p: string) => `update "WebhookDelivery" set "nextAttemptAt" = null
-  where "webhookId" = $3 and "eventId" = any(${p}::text[]) and "nextAttemptAt" is not null`;
 
 export async function recordAttempts(
   pool: pg.Pool,
@@ -122,15 +112,8 @@ export async function recordAttempts(
         : `${settings.disableAfterFailures} events in a row failed all ${MAX_ATTEMPTS} attempts`,
     );
   }
-  // A first attempt has nothing earlier to settle: the fan-out's batches write no more than before.
-  const settled =
-    job.trigger === 'event' && job.attempt > 1
-      ? attempts.map((attempt) => attempt.eventId)
-      : attempts.filter((attempt) => attempt.result.ok).map((attempt) => attempt.eventId);
-  const settling = settled.length > 0 && !(job.trigger === 'event' && job.attempt === 1);
-  if (settling) parts.push(`settled as (${SETTLED_SQL(`$${values.push(settled)}`)})`);
   await pool.query({
-    name: `webhook_attempts${retrying ? '_retried' : ''}${health ? '_health' : ''}${settling ? '_settled' : ''}`,
+    name: `webhook_attempts${retrying ? '_retried' : ''}${health ? '_health' : ''}`,
     text: `with ${parts.join(', ')} select ${retrying ? '(select * from retried)' : '1'}`,
     values,
   });

@@ -176,11 +176,17 @@ export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<v
       setBusy(false);
     }
   };
-  const fieldError = (name: string) => (error?.field === name ? error.message : undefined);
+  /** The message for a field, or for one of its items (`redirectUris.1` is shown by `redirectUris`). */
+  const fieldError = (name: string) => (error && isOf(error.field, name) ? error.message : undefined);
   /** The error when no field of the form shows it. */
-  const formError = (fields: string[]) => (error && !fields.includes(error.field ?? '') ? error : undefined);
+  const formError = (fields: string[]) =>
+    error && !fields.some((field) => isOf(error.field, field)) ? error : undefined;
   return { submit, error, busy, fieldError, formError };
 }
+
+/** Whether the server's field names this field or one of its items. */
+const isOf = (given: string | undefined, field: string) =>
+  given !== undefined && (given === field || given.startsWith(`${field}.`));
 
 const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
 

@@ -33,6 +33,8 @@ function hourSummary(hour: DeliveryHour): string {
 export function DeliveryChart({ hours }: { hours: DeliveryHour[] }) {
   const [active, setActive] = useState<number>();
   const [focusable, setFocusable] = useState(Math.max(0, hours.length - 1));
+  /** The hour holding keyboard focus, shown again once the pointer leaves. */
+  const [focused, setFocused] = useState<number>();
   const succeeded = hours.reduce((sum, hour) => sum + hour.succeeded, 0);
   const failed = hours.reduce((sum, hour) => sum + hour.failed, 0);
   const most = Math.max(1, ...hours.map((hour) => hour.succeeded + hour.failed));
@@ -73,7 +75,7 @@ export function DeliveryChart({ hours }: { hours: DeliveryHour[] }) {
         aria-label={summary}
         class="chart-svg"
         preserveAspectRatio="none"
-        onMouseLeave={() => setActive(undefined)}
+        onMouseLeave={() => setActive(focused)}
       >
         <line x1={0} x2={WIDTH} y1={HEIGHT - 0.5} y2={HEIGHT - 0.5} class="chart-axis" />
         {hours.map((hour, i) => {
@@ -90,9 +92,13 @@ export function DeliveryChart({ hours }: { hours: DeliveryHour[] }) {
               onMouseEnter={() => setActive(i)}
               onFocus={() => {
                 setActive(i);
+                setFocused(i);
                 setFocusable(i);
               }}
-              onBlur={() => setActive(undefined)}
+              onBlur={() => {
+                setActive(undefined);
+                setFocused(undefined);
+              }}
               onKeyDown={(event) => move(event, i)}
             >
               <rect x={x} width={slot} y={0} height={HEIGHT} class="chart-slot" />

@@ -40,7 +40,7 @@ const DELIVERY = `query Delivery($webhookId: ID!, $id: ID!) {
     ${DELIVERY_FIELDS} requestHeaders { name value } responseHeaders { name value } payload
   }
 }`;
-const ATTEMPTS = `query DeliveryAttempts($webhookId: ID!, $eventId: String) {
+const ATTEMPTS = `query DeliveryAttempts($webhookId: ID!, $eventId: ID) {
   webhookDeliveries(webhookId: $webhookId, eventId: $eventId, sort: createdAt, limit: 100) { data { ${DELIVERY_FIELDS} } }
 }`;
 const RETRY = `mutation Retry($webhookId: ID!, $deliveryId: ID!) { retryWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) { count } }`;
@@ -58,7 +58,9 @@ export function DeliveryPage({ params }: PageProps) {
       </p>
       <PageHeader title={delivery ? `Delivery of ${delivery.eventType}` : 'Delivery'} />
       <Loaded query={detail}>
-        {({ webhook, webhookDelivery }) => <DeliveryDetailView url={webhook.url} delivery={webhookDelivery} />}
+        {({ webhook, webhookDelivery }) => (
+          <DeliveryDetailView key={webhookDelivery.id} url={webhook.url} delivery={webhookDelivery} />
+        )}
       </Loaded>
     </>
   );

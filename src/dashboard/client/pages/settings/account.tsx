@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, graphql } from '../../api.js';
 import type { PageProps } from '../../section.js';
 import { ErrorMessage, Field, Loaded, PageHeader, formatDateTime, useQuery, useSubmit, type Query } from '../../ui.js';
+import './account.css';
 
 interface Session {
   id: string;
@@ -118,7 +119,7 @@ function Sessions({ sessions }: { sessions: Query<{ sessions: Session[] }> }) {
     sessions.reload();
   });
   return (
-    <section class="panel" aria-labelledby="sessions-title">
+    <section class="panel account-sessions" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
       {notice && (
         <p class="notice" role="status">

@@ -130,6 +130,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/webhooks': ['get', 'post'],
   '/webhooks/{id}': ['delete', 'get', 'put'],
   '/webhooks/{id}/deliveries': ['get'],
+  '/webhooks/{id}/deliveries/{deliveryId}': ['get'],
   '/webhooks/{id}/deliveries/{deliveryId}/retry': ['post'],
   '/webhooks/{id}/redeliver': ['post'],
   '/webhooks/{id}/rotate-secret': ['post'],

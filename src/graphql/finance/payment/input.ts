@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineActionInput, defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
 import { calendarDate, utcDayStart, currency, minorUnits, text } from '../../kit/values.js';
+import { hasNoNul, NUL_MESSAGE } from '../../../validation.js';
 import { PAYMENT_METHODS } from './type.js';
 
 export const paymentInput = defineInput('Payment', {
@@ -47,7 +48,8 @@ export const refundInput = defineActionInput('Payment', 'refund', {
 });
 
 export const allocateInput = defineActionInput('Payment', 'allocate', {
-  invoiceId: required(z.string('must be an invoice id'), {
+  // No NUL: PostgreSQL refuses it in text, which would be a 500 rather than this 400.
+  invoiceId: required(z.string('must be an invoice id').refine(hasNoNul, NUL_MESSAGE), {
     description: "An open invoice of the organization in the payment's currency, owing at least its net amount.",
   }),
 });

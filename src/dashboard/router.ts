@@ -6,10 +6,16 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { EVENT_TYPES } from '../events/catalogue.js';
 import { TEST_EVENT_TYPE } from '../events/system-events.js';
+import { userScopes } from '../auth/user-scopes.js';
+import { declaredResources } from '../graphql/kit/declared.js';
+import { getSchema } from '../graphql/schema.js';
+import type { ExportService } from '../graphql/system/export/service.js';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
-import { serveHashedAssets } from '../http/hashed-assets.js';
+import { madeOnce, serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
+import { buildCatalogue, catalogueFor } from './catalogue.js';
+import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
 import { dashboardPage } from './page.js';
 
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
@@ -17,7 +23,11 @@ const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export interface DashboardDependencies {
   sessions: SessionService;
+  exports: ExportService;
 }
+
+/** The catalogue of every declared resource, built once per process from the declarations and the schema. */
+const dashboardCatalogue = madeOnce(async () => buildCatalogue(declaredResources(), await getSchema()));
 
 /** Scripts, styles and requests from this origin only; no inline script or style, no framing. */
 const CSP = [
@@ -31,7 +41,7 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export function dashboardRouter({ sessions }: DashboardDependencies): Router {
+export function dashboardRouter({ sessions, exports }: DashboardDependencies): Router {
   const router = express.Router();
 
   router.get(
@@ -39,15 +49,20 @@ export function dashboardRouter({ sessions }: DashboardDependencies): Router {
     serveHashedAssets(async () => (await dashboardBundle()).assets),
   );
 
+  router.get(EXPORT_DOWNLOAD_PATH, exportDownload({ sessions, exports }));
+
   router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
     const user = await signedInUser(req, sessions);
     if (!user) {
       return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
     }
     const bundle: DashboardBundle = await dashboardBundle();
+    const catalogue = catalogueFor(await dashboardCatalogue(), declaredResources(), userScopes(user));
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res.type('html').send(dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES }));
+    res
+      .type('html')
+      .send(dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES, catalogue }));
   });
 
   return router;

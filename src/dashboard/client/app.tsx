@@ -3,16 +3,20 @@
 // clear message when the session has ended.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
-import { dataSection } from './pages/data/section.js';
+import { mergeSections } from './navigation.js';
 import { developersSection } from './pages/developers/section.js';
 import { HomePage } from './pages/home.js';
 import { settingsSection } from './pages/settings/section.js';
+import { RECORD_ROUTES, RECORD_SECTIONS } from './records/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, settingsSection, developersSection];
+// A desk's section goes before RECORD_SECTIONS: sections of one title merge, the desk's links first.
+const SECTIONS: Section[] = mergeSections([...RECORD_SECTIONS, settingsSection, developersSection]);
 const HOME: Route = { path: '/', page: HomePage };
+/** Every section's own routes, then the generic record pages of every resource (records/section.tsx). */
+const ROUTES: Route[] = [HOME, ...SECTIONS.flatMap((section) => section.routes), ...RECORD_ROUTES];
 
 const VIEWER = `query Viewer {
   viewer { user { id email name role } organization { id name } scopes credentialType }
@@ -48,9 +52,8 @@ function Frame({ viewer }: { viewer: Viewer }) {
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
-  const routes = [HOME, ...SECTIONS.flatMap((section) => section.routes)];
   let found: { route: Route; params: Record<string, string> } | undefined;
-  for (const route of routes) {
+  for (const route of ROUTES) {
     const params = match(route.path, path);
     if (params) {
       found = { route, params };

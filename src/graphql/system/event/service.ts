@@ -14,6 +14,8 @@ import { parseInput } from '../../../validation.js';
 import { namedStatement } from '../../kit/statements.js';
 import { text } from '../../kit/values.js';
 import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber, type Page } from '../../kit/page.js';
+import type { Actor } from '../../../auth/principal.js';
+import { actorNames } from './actor-names.js';
 import type { Event } from './type.js';
 
 // Strict: a parameter the list does not take is a 400 naming it.
@@ -83,6 +85,11 @@ export class EventService {
       data: rows.rows.map((row) => visibleTo(principal, eventEnvelope(row))),
       pagination: paginationOf(filter, counted.rows[0]!.total),
     };
+  }
+
+  /** The names of these actors of the caller's organization's events (actor-names.ts). */
+  actorNames(principal: Principal, actors: readonly Actor[]): Promise<(string | null)[]> {
+    return actorNames(this.pool, principal.organizationId, actors);
   }
 
   async get(principal: Principal, id: string): Promise<Event> {

@@ -15,7 +15,7 @@ export function PipelinePage() {
   return (
     <>
       <PageHeader title="Pipeline">
-        <Link class="button secondary" href="/deals">
+        <Link class="button secondary" href="/crm/deals">
           All deals
         </Link>
       </PageHeader>
@@ -26,7 +26,7 @@ export function PipelinePage() {
               <li class="pipeline-stage" key={summary.stage}>
                 <h2 id={`stage-${summary.stage}`}>{summary.stage}</h2>
                 <p class="pipeline-count">
-                  <Link href={`/deals?stage=${summary.stage}`}>
+                  <Link href={`/crm/deals?stage=${summary.stage}`}>
                     {summary.count} {summary.count === 1 ? 'deal' : 'deals'}
                   </Link>
                 </p>

@@ -334,7 +334,8 @@ function entryOf(schema: GraphQLSchema, found: Found, byType: Map<string, Found>
       createInput: resource.input && `Create${name}Input`,
       updateInput: served(`update${name}`) && `Update${name}Input`,
       sort: sort.name,
-      sortValues: enumValues(sort) ?? [],
+      // GraphQL's names of them (`createdAt_desc`), which a query sends; the values inside are REST's.
+      sortValues: isEnumType(sort) ? sort.getValues().map((value) => value.name) : [],
     },
     list: listArguments(list, referenceByField, declaredFields),
     fields,

@@ -76,6 +76,13 @@ export const referenceOf = (entry: CatalogueResource, field: string) =>
 
 const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
 
+/**
+ * A computed field that says in words what a reference beside it links to (an
+ * employee's `department` name beside `departmentId`): a record page shows the link only.
+ */
+export const isShadowed = (entry: CatalogueResource, field: CatalogueField) =>
+  field.readOnly === true && entry.references.some((reference) => reference.field === `${field.name}Id`);
+
 /** A record's name: its label fields (the first group with a value), else what it is about. */
 export function recordLabel(entry: CatalogueResource, row: Record<string, unknown>): string {
   for (const group of entry.label) {

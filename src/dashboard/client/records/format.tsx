@@ -139,11 +139,13 @@ export function ObjectsTable({
   parent: Record<string, unknown>;
 }) {
   if (!items.length) return <p class="muted">None.</p>;
+  const label = fieldLabel(field.name);
   const columns = (field.item?.fields ?? []).filter(
     (inner) => inner.kind !== 'object' && !(inner.name === 'currency' && parent.currency),
   );
   return (
-    <div class="table-wrap">
+    // Focusable, so a keyboard can scroll a table wider than the page.
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table class="stack-narrow">
         <thead>
           <tr>

@@ -115,7 +115,7 @@ function Table({
   const shown = columns(entry);
   return (
     <>
-      <div class="table-wrap">
+      <div class="table-wrap" role="region" aria-label={title(entry)} tabIndex={0}>
         <table class="stack-narrow record-list">
           <caption class="visually-hidden">{title(entry)}</caption>
           <thead>

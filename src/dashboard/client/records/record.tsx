@@ -10,6 +10,7 @@ import type { ApiError } from '../api.js';
 import type { CatalogueAction } from '../../catalogue-shape.js';
 import {
   fieldLabel,
+  isShadowed,
   labelSelection,
   recordLabel,
   recordPath,
@@ -135,7 +136,9 @@ export function RecordPage({ entry, viewer, params }: PageProps & { entry: Catal
 
 /** The record's plain fields as a definition list; the id last. */
 function Facts({ entry, record }: { entry: CatalogueResource; record: Row }) {
-  const shown = entry.fields.filter((field) => field.kind !== 'objects' && field.name !== 'id');
+  const shown = entry.fields.filter(
+    (field) => field.kind !== 'objects' && field.name !== 'id' && !isShadowed(entry, field),
+  );
   const label = (name: string) => (name === 'createdAt' ? 'Created' : name === 'updatedAt' ? 'Updated' : fieldLabel(name));
   return (
     <dl class="facts panel record-facts">

@@ -119,7 +119,7 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
     await screenshot(page, 'records-employee');
     await expectAccessible(page, 'employee record');
 
-    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
     await heading(page, 'Edit Grace Hopper');
     await page.getByLabel('Job title').fill('Rear admiral');
     await screenshot(page, 'records-employee-edit');
@@ -164,7 +164,7 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
     await page.keyboard.press('Enter');
     // Cancel is still allowed from approved; Edit is not.
     expect(await page.getByRole('button', { name: 'Cancel', exact: true }).getAttribute('aria-disabled')).toBeNull();
-    expect(await description(page, page.getByRole('button', { name: 'Edit' }))).toBe(
+    expect(await description(page, page.getByRole('button', { name: 'Edit', exact: true }))).toBe(
       'Only a requested leave request can be edited; this one is approved.',
     );
     await poll(() => page.locator('.history-list li').first().textContent()).toMatch(/^Approved by /);

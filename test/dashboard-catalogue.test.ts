@@ -102,7 +102,11 @@ describe('the catalogue of the declared resources', () => {
       kind: 'money',
       required: true,
     });
-    expect(invoices.list.find((a) => a.name === 'overdue')).toEqual({ name: 'overdue', type: 'Boolean', kind: 'boolean' });
+    expect(invoices.list.find((a) => a.name === 'overdue')).toEqual({
+      name: 'overdue',
+      type: 'Boolean',
+      kind: 'boolean',
+    });
     expect(invoices.list.find((a) => a.name === 'from')).toMatchObject({ kind: 'date', type: 'Date' });
     expect(invoices.graphql.delete).toBeUndefined();
     expect(invoices.actions.map((a) => [a.name, a.from])).toEqual([
@@ -118,15 +122,23 @@ describe('the catalogue of the declared resources', () => {
     ]);
   });
 
-  it("departments: a reference another module adds (the manager), and its inverse on employees", () => {
-    expect(entry('departments').references).toContainEqual({ name: 'manager', field: 'managerId', resource: 'employees' });
+  it('departments: a reference another module adds (the manager), and its inverse on employees', () => {
+    expect(entry('departments').references).toContainEqual({
+      name: 'manager',
+      field: 'managerId',
+      resource: 'employees',
+    });
     expect(field('departments', 'managerId')).toMatchObject({ reference: 'employees' });
     expect(entry('employees').inverses).toContainEqual({
       name: 'managedDepartments',
       resource: 'departments',
       field: 'managerId',
     });
-    expect(entry('departments').references).toContainEqual({ name: 'parent', field: 'parentId', resource: 'departments' });
+    expect(entry('departments').references).toContainEqual({
+      name: 'parent',
+      field: 'parentId',
+      resource: 'departments',
+    });
   });
 
   it('payroll runs: deleted only while draft; updateOnly and createOnly inputs marked', () => {
@@ -146,8 +158,7 @@ describe('the catalogue of the declared resources', () => {
 });
 
 describe("what a viewer's scopes leave of it", () => {
-  const keys = (scopes: string[]) =>
-    catalogueFor(catalogue, declaredResources(), new Set(scopes)).map((e) => e.key);
+  const keys = (scopes: string[]) => catalogueFor(catalogue, declaredResources(), new Set(scopes)).map((e) => e.key);
 
   it('the areas the scopes read, every one for an admin', () => {
     expect(keys(['crm:read'])).toEqual(['contacts', 'deals']);

@@ -75,7 +75,10 @@ const gadgets = defineResource({
     filters: {
       status: filter(z.enum(GADGET_STATES), { description: 'In this state.', where: (p) => `"Gadget".status = ${p}` }),
       makerId: filter(text(100), { description: 'Made by this contact.', where: (p) => `"Gadget"."makerId" = ${p}` }),
-      q: searchFilter('Gadget', [{ name: 'name', nullable: false }], { schema: text(100), description: 'In the name.' }),
+      q: searchFilter('Gadget', [{ name: 'name', nullable: false }], {
+        schema: text(100),
+        description: 'In the name.',
+      }),
     },
   }),
   operations: { delete: true },
@@ -90,8 +93,18 @@ const gadgets = defineResource({
     initial: 'active',
     editableIn: ['active'],
     actions: {
-      retire: { from: ['active'], to: 'retired', description: 'Retires it.', event: event('gadget.retired', 'Retired.') },
-      revive: { from: ['retired'], to: 'active', description: 'Revives it.', event: event('gadget.revived', 'Revived.') },
+      retire: {
+        from: ['active'],
+        to: 'retired',
+        description: 'Retires it.',
+        event: event('gadget.retired', 'Retired.'),
+      },
+      revive: {
+        from: ['retired'],
+        to: 'active',
+        description: 'Revives it.',
+        event: event('gadget.revived', 'Revived.'),
+      },
     },
   },
   examples: { create: (n) => ({ name: `Gadget ${n}`, currency: 'EUR' }) },
@@ -101,9 +114,8 @@ const gadgets = defineResource({
 // and routes are built from the modules when they load, which the server does below.
 (AREA_MODULES as unknown as ResourceModule[]).push(gadgets.module);
 const { useServer } = await import('./support/fixtures.js');
-const { browserTestsRun, expectAccessible, launchBrowser, openDashboard, screenshot } = await import(
-  './support/browser.js'
-);
+const { browserTestsRun, expectAccessible, launchBrowser, openDashboard, screenshot } =
+  await import('./support/browser.js');
 const { createUser } = await import('./support/oauth.js');
 
 const runInBrowser = browserTestsRun('dashboard-kit-resource.test.ts');
@@ -194,7 +206,11 @@ describe.runIf(runInBrowser)('a resource the kit adds, in the dashboard', { time
     expect(reason).toBe('Only an active gadget can be retired; this one is retired.');
     await screenshot(page, 'kit-gadget');
     await expectAccessible(page, 'gadget, retired');
-    const { data: after } = await server.gql('query ($id: ID!) { gadget(id: $id) { name price status makerId } }', { id }, { key });
+    const { data: after } = await server.gql(
+      'query ($id: ID!) { gadget(id: $id) { name price status makerId } }',
+      { id },
+      { key },
+    );
     expect(after.gadget).toEqual({ name: 'Difference engine', price: 9900, status: 'retired', makerId });
 
     // Its maker's page lists it; its list filters by state.

@@ -158,7 +158,9 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
 
     const approve = page.getByRole('button', { name: 'Approve', exact: true });
     expect(await approve.getAttribute('aria-disabled')).toBe('true');
-    expect(await description(page, approve)).toBe('Only a requested leave request can be approved; this one is approved.');
+    expect(await description(page, approve)).toBe(
+      'Only a requested leave request can be approved; this one is approved.',
+    );
     // Still there for a keyboard, and pressing it does nothing.
     await approve.focus();
     await page.keyboard.press('Enter');

@@ -46,6 +46,6 @@ describe.runIf(runInBrowser)('an ended session in chromium', { timeout: 90_000 }
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await signIn(page, admin);
     await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/dashboard/contacts');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/crm/contacts');
   });
 });

@@ -8,7 +8,6 @@
 // resource the kit adds gets its list, record, form and action pages with no
 // dashboard code.
 import {
-  getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -180,7 +179,9 @@ function inputFieldOf(
       required: declared ? declared.required : isNonNullType(field.type),
       item: {
         fields:
-          depth < 3 ? Object.values(named.getFields()).map((inner) => inputFieldOf(inner, {}, undefined, depth + 1)) : [],
+          depth < 3
+            ? Object.values(named.getFields()).map((inner) => inputFieldOf(inner, {}, undefined, depth + 1))
+            : [],
       },
     };
   }
@@ -248,7 +249,8 @@ function listArguments(
       if (named.name === 'Int') return { ...base, kind: 'int' };
       // A filter on a reference field (`contactId`), or named like one on a field that is.
       const reference = references[arg.name];
-      if (reference && fields.some((field) => field.name === arg.name)) return { ...base, kind: 'reference', reference };
+      if (reference && fields.some((field) => field.name === arg.name))
+        return { ...base, kind: 'reference', reference };
       return { ...base, kind: 'text' };
     });
 }

@@ -2,7 +2,6 @@
 // the record's), named by the action. One its state does not allow stays
 // focusable, aria-disabled, with the reason as its description; an action that
 // takes input opens a small form generated from that input.
-import { useState } from 'preact/hooks';
 import { graphql } from '../api.js';
 import { navigate } from '../route.js';
 import { ErrorMessage, Link, useSubmit } from '../ui.js';
@@ -19,7 +18,10 @@ export interface Button {
 }
 
 /** The record's buttons and why any is not available now. */
-export function buttonsOf(entry: CatalogueResource, record: Row): { edit?: Button; remove?: Button; actions: Button[] } {
+export function buttonsOf(
+  entry: CatalogueResource,
+  record: Row,
+): { edit?: Button; remove?: Button; actions: Button[] } {
   const state = entry.lifecycle ? record[entry.lifecycle.field] : undefined;
   const { lifecycle, graphql: names } = entry;
   const edit = names.update && {
@@ -181,10 +183,11 @@ export function ActionForm({
       ))}
       <div class="actions">
         <button type="submit" disabled={busy}>
-          {busy ? "Working…" : `${action.label} ${entry.noun[0]}`}
+          {busy ? 'Working…' : `${action.label} ${entry.noun[0]}`}
         </button>
+        {/* Not "Cancel": a leave request's action is called that. */}
         <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
+          Close
         </button>
       </div>
     </form>

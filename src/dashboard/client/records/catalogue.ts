@@ -2,12 +2,7 @@
 // what the viewer may read): every declared resource with its fields, inputs,
 // list arguments, relations, lifecycle and actions. The record pages are built
 // from it, so a resource the kit adds has its pages with no code here.
-import type {
-  Catalogue,
-  CatalogueField,
-  CatalogueRelation,
-  CatalogueResource,
-} from '../../catalogue-shape.js';
+import type { Catalogue, CatalogueField, CatalogueRelation, CatalogueResource } from '../../catalogue-shape.js';
 import { formatDate, humanize } from '../ui.js';
 
 export type { Catalogue, CatalogueField, CatalogueResource } from '../../catalogue-shape.js';
@@ -86,7 +81,10 @@ export const isShadowed = (entry: CatalogueResource, field: CatalogueField) =>
 /** A record's name: its label fields (the first group with a value), else what it is about. */
 export function recordLabel(entry: CatalogueResource, row: Record<string, unknown>): string {
   for (const group of entry.label) {
-    const name = group.map((field) => text(row[field])).filter(Boolean).join(' ');
+    const name = group
+      .map((field) => text(row[field]))
+      .filter(Boolean)
+      .join(' ');
     if (name) return name;
   }
   // No name of its own (a leave request): the record it is about, else its first date.

@@ -86,7 +86,9 @@ export function ExportButton({ entry, filters }: { entry: CatalogueResource; fil
             Download CSV ({state.rowsWritten} {state.rowsWritten === 1 ? 'row' : 'rows'})
           </a>
         )}
-        {state?.status === 'failed' && <ErrorMessage error={`The export failed: ${state.failureReason ?? 'unknown'}`} />}
+        {state?.status === 'failed' && (
+          <ErrorMessage error={`The export failed: ${state.failureReason ?? 'unknown'}`} />
+        )}
       </div>
       {error !== undefined && <ErrorMessage error={asApiError(error)} />}
     </div>

@@ -41,7 +41,10 @@ export function ListFilters({ entry, url }: { entry: CatalogueResource; url: URL
                 label={label}
                 name={name}
                 value={value}
-                options={[{ value: '', label: 'All' }, ...(argument.values ?? []).map((v) => ({ value: v, label: humanize(v) }))]}
+                options={[
+                  { value: '', label: 'All' },
+                  ...(argument.values ?? []).map((v) => ({ value: v, label: humanize(v) })),
+                ]}
                 onChange={(event) => set(argument.name, event.currentTarget.value)}
               />
             );

@@ -7,13 +7,7 @@ import { useLocation, navigate } from '../route.js';
 import type { PageProps } from '../section.js';
 import { ErrorMessage, Link, Loaded, PageHeader, useQuery, useSubmit } from '../ui.js';
 import { graphql } from '../api.js';
-import {
-  recordLabel,
-  recordPath,
-  recordSelection,
-  type CatalogueResource,
-  type Row,
-} from './catalogue.js';
+import { recordLabel, recordPath, recordSelection, type CatalogueResource, type Row } from './catalogue.js';
 import { fieldsFor, InputControl, isPriced, readInput, shownBeside, type Mode } from './inputs.js';
 import { onlyIn } from './reasons.js';
 import './records.css';

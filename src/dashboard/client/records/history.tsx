@@ -44,7 +44,11 @@ async function latestEvents(objectId: string): Promise<{ events: HistoryEvent[];
 }
 
 const ACTOR_KINDS: Record<string, string> = { api_key: 'API key', oauth_app: 'OAuth app' };
-const GONE: Record<string, string> = { user: 'A deleted user', api_key: 'A deleted API key', oauth_app: 'A deleted OAuth app' };
+const GONE: Record<string, string> = {
+  user: 'A deleted user',
+  api_key: 'A deleted API key',
+  oauth_app: 'A deleted OAuth app',
+};
 
 function Actor({ actor }: { actor: HistoryEvent['actor'] }) {
   const kind = ACTOR_KINDS[actor.type];
@@ -94,7 +98,10 @@ export function RecordHistory({ objectId, reload = 0 }: { objectId: string; relo
                     <time dateTime={new Date(event.created * 1000).toISOString()}>{formatDateTime(event.created)}</time>
                   </span>
                   {changed.length > 0 && (
-                    <span class="history-changed"> · changed {changed.map((name) => fieldLabel(name).toLowerCase()).join(', ')}</span>
+                    <span class="history-changed">
+                      {' '}
+                      · changed {changed.map((name) => fieldLabel(name).toLowerCase()).join(', ')}
+                    </span>
                   )}
                   <code class="history-type">{event.type}</code>
                 </li>

@@ -75,8 +75,17 @@ export function InputControl({ field, mode, value, currency, priced, name = fiel
       const values = (mode === 'create' && field.createValues) || field.values || [];
       const blank = !field.required || mode !== 'create' ? [{ value: '', label: '—' }] : [];
       // An update keeps the current value selected; a blank is "leave as it is" (or clear, if clearable).
-      const options = [...(mode === 'update' && value ? [] : blank), ...values.map((v) => ({ value: v, label: humanize(v) }))];
-      return <OwnSelect {...common} options={options} initial={initial || (field.required && mode === 'create' ? values[0]! : '')} />;
+      const options = [
+        ...(mode === 'update' && value ? [] : blank),
+        ...values.map((v) => ({ value: v, label: humanize(v) })),
+      ];
+      return (
+        <OwnSelect
+          {...common}
+          options={options}
+          initial={initial || (field.required && mode === 'create' ? values[0]! : '')}
+        />
+      );
     }
     case 'boolean':
       return (
@@ -252,7 +261,8 @@ function parsed(field: InputField, name: string, text: string, currency: string 
     }
     case 'money': {
       const amount = currency ? toMinorUnits(text, currency) : /^-?\d+$/.test(text) ? Number(text) : undefined;
-      if (amount === undefined) throw invalid(name, currency ? 'must be a number, e.g. 1250.00' : 'must be a whole number');
+      if (amount === undefined)
+        throw invalid(name, currency ? 'must be a number, e.g. 1250.00' : 'must be a whole number');
       return amount;
     }
     case 'boolean':
@@ -315,7 +325,9 @@ export function readInput(
   const priced = isPriced(fields, record);
   // Without a currency typed yet, amounts are read with two decimals (the API then asks for the currency).
   const currency = priced
-    ? String(data.get('currency') ?? '').trim().toUpperCase() ||
+    ? String(data.get('currency') ?? '')
+        .trim()
+        .toUpperCase() ||
       (typeof record?.currency === 'string' ? record.currency : undefined) ||
       'USD'
     : undefined;
@@ -324,14 +336,17 @@ export function readInput(
     const current = record?.[field.name];
     if (field.kind === 'objects') {
       const items = readObjects(data, field, currency);
-      const before = Array.isArray(current) ? current.map((item) => projected(field.item?.fields ?? [], item as Row)) : [];
+      const before = Array.isArray(current)
+        ? current.map((item) => projected(field.item?.fields ?? [], item as Row))
+        : [];
       const after = items.map((item) => projected(field.item?.fields ?? [], item));
       if (mode !== 'update' ? items.length > 0 : !same(field, before, after)) input[field.name] = items;
       continue;
     }
     const text = String(data.get(field.name) ?? '').trim();
     if (!text) {
-      const filled = current !== null && current !== undefined && current !== '' && !(Array.isArray(current) && !current.length);
+      const filled =
+        current !== null && current !== undefined && current !== '' && !(Array.isArray(current) && !current.length);
       if (mode === 'update' && filled && field.clearable) input[field.name] = null;
       continue;
     }

@@ -39,7 +39,12 @@ export function sortOf(entry: CatalogueResource, url: URLSearchParams): string |
 
 export function listQuery(entry: CatalogueResource): string {
   const { many, sort } = entry.graphql;
-  const declarations = ['$page: Int', '$limit: Int', `$sort: ${sort}`, ...entry.list.map((a) => `$${a.name}: ${a.type}`)];
+  const declarations = [
+    '$page: Int',
+    '$limit: Int',
+    `$sort: ${sort}`,
+    ...entry.list.map((a) => `$${a.name}: ${a.type}`),
+  ];
   const passed = ['page', 'limit', 'sort', ...entry.list.map((a) => a.name)].map((name) => `${name}: $${name}`);
   return `query ${entry.graphql.type}List(${declarations.join(', ')}) { ${many}(${passed.join(', ')}) {
     data { ${rowSelection(entry)} } pagination { page limit total } } }`;

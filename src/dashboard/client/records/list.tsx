@@ -106,11 +106,7 @@ function Table({
         </div>
       );
     }
-    return (
-      <p class="empty panel">
-        No {entry.noun[1]} yet.
-      </p>
-    );
+    return <p class="empty panel">No {entry.noun[1]} yet.</p>;
   }
   const shown = columns(entry);
   return (
@@ -130,11 +126,7 @@ function Table({
               <tr key={row.id}>
                 {shown.map((column, i) => (
                   <td key={column.key} class={column.numeric ? 'number' : undefined} data-label={column.label}>
-                    {i === 0 ? (
-                      <Link href={recordPath(entry, row.id)}>{column.text(row)}</Link>
-                    ) : (
-                      column.render(row)
-                    )}
+                    {i === 0 ? <Link href={recordPath(entry, row.id)}>{column.text(row)}</Link> : column.render(row)}
                   </td>
                 ))}
               </tr>
@@ -157,8 +149,7 @@ function SortHeader({ column, sort }: { column: Column; sort?: string }) {
       </th>
     );
   }
-  const direction =
-    sort === column.sort ? 'ascending' : sort === `${column.sort}_desc` ? 'descending' : undefined;
+  const direction = sort === column.sort ? 'ascending' : sort === `${column.sort}_desc` ? 'descending' : undefined;
   // A first click sorts a date newest first and anything else A to Z; the next one reverses it.
   const next =
     direction === 'ascending'

@@ -139,7 +139,8 @@ function Facts({ entry, record }: { entry: CatalogueResource; record: Row }) {
   const shown = entry.fields.filter(
     (field) => field.kind !== 'objects' && field.name !== 'id' && !isShadowed(entry, field),
   );
-  const label = (name: string) => (name === 'createdAt' ? 'Created' : name === 'updatedAt' ? 'Updated' : fieldLabel(name));
+  const label = (name: string) =>
+    name === 'createdAt' ? 'Created' : name === 'updatedAt' ? 'Updated' : fieldLabel(name);
   return (
     <dl class="facts panel record-facts">
       {shown.map((field) => (

@@ -34,7 +34,11 @@ export function recordSections(catalogue: readonly CatalogueResource[]): Section
 export function recordRoutes(catalogue: readonly CatalogueResource[]): Route[] {
   return catalogue.flatMap((entry) => {
     const routes: Route[] = [
-      { path: entry.path, needs: entry.area.read, page: (props: PageProps) => <RecordListPage {...props} entry={entry} /> },
+      {
+        path: entry.path,
+        needs: entry.area.read,
+        page: (props: PageProps) => <RecordListPage {...props} entry={entry} />,
+      },
     ];
     if (entry.graphql.create) {
       routes.push({

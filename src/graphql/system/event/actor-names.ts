@@ -13,7 +13,11 @@ const NAMES = `
   union all select id, name from "OAuthApp" where "organizationId" = $1 and id = any($2)`;
 
 /** Each actor's name, in the order given. */
-export async function actorNames(pool: pg.Pool, organizationId: string, actors: readonly Actor[]): Promise<(string | null)[]> {
+export async function actorNames(
+  pool: pg.Pool,
+  organizationId: string,
+  actors: readonly Actor[],
+): Promise<(string | null)[]> {
   const ids = [...new Set(actors.flatMap((actor) => (actor.type !== 'system' && actor.id ? [actor.id] : [])))];
   const found = new Map<string, string>();
   if (ids.length) {

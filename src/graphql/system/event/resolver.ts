@@ -58,10 +58,8 @@ export class EventActorResolver {
   name(@Root() actor: EventActor, @Ctx() ctx: Context): Promise<string | null> {
     const principal = requirePrincipal(ctx);
     // One query for a page of events' actors, not one per event.
-    const loader = loaderFor<EventActor, string | null>(
-      ctx,
-      'EventActor.name',
-      (actors) => ctx.services.events.actorNames(principal, actors),
+    const loader = loaderFor<EventActor, string | null>(ctx, 'EventActor.name', (actors) =>
+      ctx.services.events.actorNames(principal, actors),
     );
     return loader.load(actor);
   }

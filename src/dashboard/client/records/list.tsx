@@ -78,7 +78,9 @@ function columns(entry: CatalogueResource): Column[] {
       label: field.name === 'createdAt' ? 'Created' : fieldLabel(field.name),
       sort: sortable(field.name),
       numeric: isNumeric(field),
-      render: (row: Row) => <RecordValue entry={entry} field={field} row={row} />,
+      // An email as text in a list: a row's links are its record and the records it refers to.
+      render: (row: Row) =>
+        field.kind === 'email' ? valueText(entry, field, row) : <RecordValue entry={entry} field={field} row={row} />,
       text: (row: Row) => valueText(entry, field, row),
     })),
   ];

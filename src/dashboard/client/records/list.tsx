@@ -6,7 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { setQuery, useLocation } from '../route.js';
 import { can, type PageProps } from '../section.js';
-import { Link, Loaded, Pager, PageHeader, useQuery } from '../ui.js';
+import { Link, Loaded, Pager, PageHeader, Select, useQuery } from '../ui.js';
 import { fieldLabel, recordLabel, recordPath, title, type CatalogueField, type Row } from './catalogue.js';
 import type { CatalogueResource } from './catalogue.js';
 import { columnsOf } from './columns.js';
@@ -113,6 +113,7 @@ function Table({
   const shown = columns(entry);
   return (
     <>
+      <NarrowSort columns={shown} sort={sort} />
       <div class="table-wrap" role="region" aria-label={title(entry)} tabIndex={0}>
         <table class="stack-narrow record-list">
           <caption class="visually-hidden">{title(entry)}</caption>
@@ -138,6 +139,28 @@ function Table({
       </div>
       <Pager {...page.pagination} onPage={(next) => setQuery({ page: next })} />
     </>
+  );
+}
+
+/** The sort as a select where the table is cards (its headers are not shown): a narrow screen. */
+function NarrowSort({ columns: shown, sort }: { columns: Column[]; sort?: string }) {
+  const options = shown
+    .filter((column) => column.sort)
+    .flatMap((column) => [
+      { value: column.sort!, label: `${column.label}, ascending` },
+      { value: `${column.sort!}_desc`, label: `${column.label}, descending` },
+    ]);
+  if (!options.length) return null;
+  return (
+    <div class="narrow-only">
+      <Select
+        label="Sort by"
+        name="sort"
+        value={sort ?? ''}
+        options={options}
+        onChange={(event) => setQuery({ sort: event.currentTarget.value, page: undefined })}
+      />
+    </div>
   );
 }
 

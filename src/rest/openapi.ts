@@ -31,9 +31,16 @@ function queryParameters(query: z.ZodType | undefined) {
   const json = toSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const shape = query.shape as Record<string, z.ZodType>;
   return Object.entries(json.properties ?? {}).map(([name, { description, ...schema }]) => {
-    // z.toJSONSchema leaves defaults out of input schemas; a client wants to know them.
+    // z.toJSONSchema leaves defaults out of input schemas (a schema's own, or one its metadata states, as
+    // page's: applied by the list, not the schema); a client wants to know them.
     const field = shape[name];
-    const fallback = field instanceof z.ZodDefault ? { default: field.def.defaultValue } : {};
+    const stated = field && z.globalRegistry.get(field)?.default;
+    const fallback =
+      field instanceof z.ZodDefault
+        ? { default: field.def.defaultValue }
+        : stated !== undefined
+          ? { default: stated }
+          : {};
     return {
       name,
       in: 'query',

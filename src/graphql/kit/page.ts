@@ -52,7 +52,7 @@ export const pageSchema = z.object({
 export type PageRequest = z.output<typeof pageSchema>;
 
 /** A filtered list counts its matches up to here exactly; past it, `total` says "at least" (totalExact false). */
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = 1_000;
 
 @ObjectType({ simpleResolvers: true })
 export class Pagination {

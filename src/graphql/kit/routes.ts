@@ -118,12 +118,9 @@ export const paginationSchema = z
     totalExact: z.boolean().meta({
       description: `False when a filtered list matches more than ${COUNT_CAP}: then counted to there.`,
     }),
-    next: z
-      .string()
-      .nullable()
-      .meta({
-        description: 'The cursor of the next page, for `after`; null on the last page. Also the `Link` header.',
-      }),
+    next: z.string().nullable().meta({
+      description: 'The cursor of the next page, for `after`; null on the last page. Also the `Link` header.',
+    }),
   })
   .meta({ id: 'Pagination' });
 

@@ -27,13 +27,20 @@ export interface BalanceAsked {
 
 const keyOf = ({ employeeId, date }: BalanceAsked) => batchKey({ employeeId, date });
 
-/** Each employee's balances of the year of its date, as of that date; `of` finds one's. */
-export function useLeaveBalances(asked: BalanceAsked[]): Query<unknown> & {
+/**
+ * Each employee's balances of the year of its date, as of that date (again
+ * when `refresh` changes: after a decision); `of` finds one's.
+ */
+export function useLeaveBalances(
+  asked: BalanceAsked[],
+  refresh: unknown = 0,
+): Query<unknown> & {
   of(asked: BalanceAsked): LeaveBalance[] | undefined;
 } {
   const result = useBatched<{ data: LeaveBalance[] }>(
     LEAVE_BALANCES,
     asked.map(({ employeeId, date }) => ({ employeeId, date })),
+    refresh,
   );
   return { ...result, of: (one) => result.data?.get(keyOf(one))?.data };
 }

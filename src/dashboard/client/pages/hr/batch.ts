@@ -49,9 +49,14 @@ export async function batched<T>(spec: BatchedField, argSets: Record<string, unk
 
 /**
  * `batched` as a hook: the answers by each argument set's key (its JSON),
- * asked again when the sets change. Repeated sets are asked once.
+ * asked again when the sets change, or `refresh` does (the same sets whose
+ * answers a change made elsewhere may have moved). Repeated sets are asked once.
  */
-export function useBatched<T>(spec: BatchedField, argSets: Record<string, unknown>[]): Query<Map<string, T>> {
+export function useBatched<T>(
+  spec: BatchedField,
+  argSets: Record<string, unknown>[],
+  refresh: unknown = 0,
+): Query<Map<string, T>> {
   const keys = [...new Set(argSets.map((set) => JSON.stringify(set)))];
   const joined = keys.join('\n');
   const [state, setState] = useState<{ data?: Map<string, T>; error?: ApiError; loading: boolean }>({
@@ -73,7 +78,7 @@ export function useBatched<T>(spec: BatchedField, argSets: Record<string, unknow
       (error: unknown) => current && setState({ error: asApiError(error), loading: false }),
     );
     return () => void (current = false);
-  }, [joined, generation]);
+  }, [joined, generation, refresh]);
   return { ...state, reload: () => setGeneration((n) => n + 1) };
 }
 

@@ -124,7 +124,7 @@ function BalanceTable({ people, asOf }: { people: Person[]; asOf: string }) {
   }
   return (
     <div class="table-wrap">
-      <table class="stack-narrow leave-balances">
+      <table class="stack-narrow desk-table leave-balances">
         <caption class="visually-hidden">Leave balances in working days, per person and type of leave</caption>
         <thead>
           <tr>

@@ -196,7 +196,7 @@ function MonthGrid({
             {dates.map((date) => {
               const holiday = holidays.get(date);
               const off = !working.has(isoWeekday(date));
-              const classes = ['day', off && 'day-off', holiday && 'holiday', date === today && 'today'];
+              const classes = ['day', (off || holiday) && 'day-off', holiday && 'holiday', date === today && 'today'];
               return (
                 <th
                   key={date}

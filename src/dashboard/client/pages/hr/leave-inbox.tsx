@@ -86,7 +86,7 @@ export function LeaveInboxPage({ viewer }: PageProps) {
           }
           return (
             <>
-              <InboxTable rows={rows} mayDecide={mayDecide} onDecided={onDecided} />
+              <InboxTable rows={rows} decided={decided.size} mayDecide={mayDecide} onDecided={onDecided} />
               <Pager {...leaveRequests.pagination} onPage={(next) => setQuery({ page: next })} />
             </>
           );
@@ -100,17 +100,23 @@ const whose = (request: PendingRequest) => (request.employee ? `${fullName(reque
 
 function InboxTable({
   rows,
+  decided,
   mayDecide,
   onDecided,
 }: {
   rows: PendingRequest[];
+  /** How many were decided here: each decision may move the balances of the rows left. */
+  decided: number;
   mayDecide: boolean;
   onDecided: (request: PendingRequest, what: string) => void;
 }) {
-  const balances = useLeaveBalances(rows.map((row) => ({ employeeId: row.employeeId, date: row.to })));
+  const balances = useLeaveBalances(
+    rows.map((row) => ({ employeeId: row.employeeId, date: row.to })),
+    decided,
+  );
   return (
     <div class="table-wrap">
-      <table class="stack-narrow leave-inbox">
+      <table class="stack-narrow desk-table leave-inbox">
         <caption class="visually-hidden">Pending leave requests, the one waiting longest first</caption>
         <thead>
           <tr>
@@ -142,7 +148,7 @@ function InboxTable({
               <td data-label="Balance">
                 <BalanceNote
                   request={request}
-                  loading={balances.loading && !balances.data}
+                  loading={balances.loading}
                   balances={balances.of({ employeeId: request.employeeId, date: request.to })}
                 />
               </td>
@@ -170,8 +176,7 @@ export function BalanceNote({
   loading: boolean;
 }) {
   if (request.type === 'unpaid') return <span class="muted">Unpaid: no balance</span>;
-  if (loading) return <span class="muted">Loading…</span>;
-  if (!balances) return <span class="muted">—</span>;
+  if (!balances) return <span class="muted">{loading ? 'Loading…' : '—'}</span>;
   const balance = balances.find((b) => b.type === request.type);
   if (!balance) return <span class="muted">No {request.type} policy: not limited</span>;
   return (

@@ -156,8 +156,8 @@ function Summary({ run, person }: { run: PayrollRun; person: (id: string) => Per
   return (
     <section aria-labelledby="summary">
       <h2 id="summary">Summary</h2>
-      <div class="table-wrap">
-        <table class="stack-narrow run-summary">
+      <div class="table-wrap run-summary-wrap">
+        <table class="stack-narrow desk-table run-summary">
           <caption class="visually-hidden">Each payslip's totals, and the run's</caption>
           <thead>
             <tr>

@@ -74,7 +74,7 @@ export function PayrollPage(_: PageProps) {
 function RunTable({ runs }: { runs: RunRow[] }) {
   return (
     <div class="table-wrap">
-      <table class="stack-narrow">
+      <table class="stack-narrow desk-table">
         <caption class="visually-hidden">Payroll runs, newest period first</caption>
         <thead>
           <tr>

@@ -156,7 +156,7 @@ function OpenRecords({
         <p class="empty panel">Nobody is clocked in.</p>
       ) : (
         <div class="table-wrap">
-          <table class="stack-narrow">
+          <table class="stack-narrow desk-table">
             <caption class="visually-hidden">Clocked in now, the longest first</caption>
             <thead>
               <tr>
@@ -236,7 +236,7 @@ function ClosedToday({ records, total }: { records: AttendanceRecord[]; total: n
         <p class="muted">Nobody has clocked out today yet.</p>
       ) : (
         <div class="table-wrap">
-          <table class="stack-narrow">
+          <table class="stack-narrow desk-table">
             <caption class="visually-hidden">Records clocked in today and closed, the latest clock-out first</caption>
             <thead>
               <tr>

@@ -278,11 +278,9 @@ describe.runIf(runInBrowser)('the HR desk in chromium', { timeout: 120_000 }, ()
       }`,
       { id: runId, employeeId: linus },
     );
-    expect(payrollRun).toMatchObject({
-      status: 'processed',
-      payDate: '2030-02-01',
-      skipped: [{ employeeId: unpaid, reason: 'no_compensation' }],
-    });
+    expect(payrollRun).toMatchObject({ status: 'processed', payDate: '2030-02-01' });
+    // (The other tests' employees, hired without a salary, are skipped too.)
+    expect(payrollRun.skipped).toContainEqual({ employeeId: unpaid, reason: 'no_compensation' });
     expect(payrollRun.processedAt).toBeTruthy();
     expect(payslip).toEqual({
       grossAmount: 1_020_033,

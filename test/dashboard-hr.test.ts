@@ -8,6 +8,7 @@
 // screenshotted at 1440 and 360 px under test-artifacts/.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMonths, daysOf, isoWeekday, lastDay, todayIn } from '../src/dashboard/client/pages/hr/dates.js';
 import { useServer } from './support/fixtures.js';
 import { browserTestsRun, expectAccessible, launchBrowser, openDashboard, screenshot } from './support/browser.js';
 import { createUser, type TestUser } from './support/oauth.js';
@@ -89,6 +90,25 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
 }
+
+describe("the calendar's dates", () => {
+  it('moves between months across years and counts their days', () => {
+    expect(addMonths('2030-12', 1)).toBe('2031-01');
+    expect(addMonths('2030-01', -1)).toBe('2029-12');
+    expect(addMonths('2030-05', -17)).toBe('2028-12');
+    expect(lastDay('2028-02')).toBe('2028-02-29');
+    expect(daysOf('2030-02')).toHaveLength(28);
+    expect(isoWeekday('2030-05-05')).toBe(7); // a Sunday
+  });
+
+  it("takes today in the organization's time zone", () => {
+    const instant = new Date('2030-05-31T23:30:00Z');
+    expect(todayIn('UTC', instant)).toBe('2030-05-31');
+    expect(todayIn('Europe/Paris', instant)).toBe('2030-06-01');
+    expect(todayIn('America/New_York', instant)).toBe('2030-05-31');
+    expect(todayIn('Not/AZone', instant)).toBe('2030-05-31'); // the API's default, UTC
+  });
+});
 
 // A whole flow in a browser takes a while on a shared machine (the suite runs files in parallel).
 describe.runIf(runInBrowser)('the HR desk in chromium', { timeout: 120_000 }, () => {

@@ -56,15 +56,6 @@ export function daysOf(month: string): string[] {
   return days;
 }
 
-/** The days from `from` to `to` that fall in `month`. */
-export function daysWithin(from: string, to: string, month: string): string[] {
-  const start = from > firstDay(month) ? from : firstDay(month);
-  const end = to < lastDay(month) ? to : lastDay(month);
-  const days: string[] = [];
-  for (let date = start; date <= end; date = addDays(date, 1)) days.push(date);
-  return days;
-}
-
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const weekdayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
 const weekdayLongFormat = new Intl.DateTimeFormat(undefined, {

@@ -1,7 +1,12 @@
 // The navigation's sections: those of the same title merged into one (a desk's
-// HR links and the HR resources' lists), in the order the sections come, links
-// in order too (a desk's first) and each href once.
+// HR links and the HR resources' lists), links in order (a desk's first, as it
+// comes first) and each href once; the sections in the order a person looks for
+// them (the areas, then Settings and Developers), any other after them.
 import type { Section } from './section.js';
+
+const ORDER = ['CRM', 'HR', 'Finance', 'Settings', 'Developers'];
+
+const rank = (title: string) => (ORDER.includes(title) ? ORDER.indexOf(title) : ORDER.length);
 
 export function mergeSections(sections: readonly Section[]): Section[] {
   const merged = new Map<string, Section>();
@@ -16,5 +21,6 @@ export function mergeSections(sections: readonly Section[]): Section[] {
     }
     known.routes.push(...section.routes);
   }
-  return [...merged.values()];
+  // A stable sort: sections of one rank keep the order they came in.
+  return [...merged.values()].sort((a, b) => rank(a.title) - rank(b.title));
 }

@@ -18,6 +18,7 @@ import {
   useQuery,
   useSubmit,
 } from '../../ui.js';
+import { RecordHistory } from '../../records/history.js';
 import { ActionButton } from './action-button.js';
 import { runTitle } from './payroll.js';
 import { PayslipLines } from './payslip-lines.js';
@@ -144,6 +145,8 @@ function Run({ run, reload }: { run: PayrollRun; reload: () => void }) {
           </div>
         </section>
       )}
+      {/* Read again once processed: the history then holds the processing. */}
+      <RecordHistory objectId={run.id} key={run.status} />
     </>
   );
 }

@@ -237,7 +237,8 @@ function listArguments(
   fields: PublicField[],
 ): ListArgument[] {
   return query.args
-    .filter((arg) => !['page', 'limit', 'sort'].includes(arg.name))
+    // Paging and order are the list page's own (`after`: a cursor, which a page number does the work of here).
+    .filter((arg) => !['page', 'limit', 'sort', 'after'].includes(arg.name))
     .map((arg): ListArgument => {
       const { named } = unwrap(arg.type);
       const values = enumValues(named);

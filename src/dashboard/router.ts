@@ -6,10 +6,12 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { EVENT_TYPES } from '../events/catalogue.js';
 import { TEST_EVENT_TYPE } from '../events/system-events.js';
+import type { Services } from '../graphql/modules.js';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
 import { serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
+import { documentDownloads } from './documents.js';
 import { dashboardPage } from './page.js';
 
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
@@ -17,6 +19,8 @@ const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export interface DashboardDependencies {
   sessions: SessionService;
+  /** For the finance documents' downloads (documents.ts). */
+  services: Services;
 }
 
 /** Scripts, styles and requests from this origin only; no inline script or style, no framing. */
@@ -31,8 +35,9 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export function dashboardRouter({ sessions }: DashboardDependencies): Router {
+export function dashboardRouter({ sessions, services }: DashboardDependencies): Router {
   const router = express.Router();
+  router.use(documentDownloads({ sessions, services }));
 
   router.get(
     '/assets/:name',

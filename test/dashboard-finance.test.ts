@@ -438,6 +438,12 @@ describe.runIf(runInBrowser)('the accountant in chromium', { timeout: 180_000 },
         lines: [{ description: 'Chairs' }],
       },
     ]);
+    const [creditPdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: `PDF of ${creditNotes.data[0].number}` }).click(),
+    ]);
+    expect(creditPdf.suggestedFilename()).toBe(`${creditNotes.data[0].number}.pdf`);
+    expect(await pdfText(await readFile((await creditPdf.path())!))).toContain(made.number);
 
     await page.getByRole('button', { name: 'Issue credit note' }).click();
     await page.getByLabel('Reason').fill('Goodwill');

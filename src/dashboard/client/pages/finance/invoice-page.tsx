@@ -341,6 +341,7 @@ function CreditNotesTable({ creditNotes }: { creditNotes: CreditNote[] }) {
             <th scope="col" class="number">
               Total
             </th>
+            <th scope="col">Document</th>
           </tr>
         </thead>
         <tbody>
@@ -356,6 +357,11 @@ function CreditNotesTable({ creditNotes }: { creditNotes: CreditNote[] }) {
               <td data-label="Issued">{formatDateTime(note.issuedAt)}</td>
               <td data-label="Total" class="number">
                 {formatMoney(note.total, note.currency)}
+              </td>
+              <td data-label="Document">
+                <a href={`${BASE}/finance/credit-notes/${note.id}/pdf`} download>
+                  PDF<span class="visually-hidden"> of {note.number ?? 'the draft'}</span>
+                </a>
               </td>
             </tr>
           ))}

@@ -1,7 +1,8 @@
 // Issue credit note on an open or paid invoice: lines (the invoice's to start
 // with, priced as you type by the server's own pricing, with only the rates the
 // invoice charged) or a plain amount, and a reason; then the draft is created
-// and issued. When the issue is refused, the draft stays, and the form says so.
+// and issued. When the issue is refused, the draft stays, and the form says so;
+// issuing again saves the form into that draft first.
 import { useState } from 'preact/hooks';
 import { ApiError, graphql } from '../../api.js';
 import { ErrorMessage, Field, formatMoney, Link, useSubmit } from '../../ui.js';
@@ -11,6 +12,7 @@ import { amountOf, useFocusOnOpen } from './payment-form.js';
 import { ratesOf, type Invoice } from './records.js';
 
 const CREATE = `mutation DraftCreditNote($input: CreateCreditNoteInput!) { createCreditNote(input: $input) { id } }`;
+const UPDATE = `mutation UpdateCreditNote($id: ID!, $input: UpdateCreditNoteInput!) { updateCreditNote(id: $id, input: $input) { id } }`;
 const ISSUE = `mutation IssueCreditNote($id: ID!) { issueCreditNote(id: $id) { id number } }`;
 
 type Mode = 'lines' | 'amount';
@@ -39,7 +41,8 @@ export function CreditNoteForm({
         ? { amount: amountOf(amount, invoice.currency) }
         : { lines: inputs ?? fail('Fix the marked fields of the lines first.') };
     let id = draftId;
-    if (!id) {
+    if (id) await graphql(UPDATE, { id, input: { reason: reason.trim(), ...credited } });
+    else {
       const { createCreditNote } = await graphql<{ createCreditNote: { id: string } }>(CREATE, {
         input: { invoiceId: invoice.id, reason: reason.trim(), ...credited },
       });
@@ -73,7 +76,7 @@ export function CreditNoteForm({
         {draftId && (
           <p class="notice" role="status">
             The draft credit note is saved but not issued yet.{' '}
-            <Link href={`/finance/credit-notes/${draftId}`}>Open the draft</Link>, or try issuing again.
+            <Link href={`/finance/credit-notes/${draftId}`}>Open the draft</Link>, or correct this form and issue again.
           </p>
         )}
         <ErrorMessage error={formError(['reason', 'amount', ...Object.keys(lineErrors)])} />
@@ -83,10 +86,9 @@ export function CreditNoteForm({
           value={reason}
           onInput={(event) => setReason(event.currentTarget.value)}
           required
-          disabled={!!draftId}
           error={message('reason')}
         />
-        <fieldset class="checks" disabled={!!draftId}>
+        <fieldset class="checks">
           <legend>Credit</legend>
           <label>
             <input
@@ -119,7 +121,6 @@ export function CreditNoteForm({
             onInput={(event) => setAmount(event.currentTarget.value)}
             hint={`In ${invoice.currency}, no tax`}
             required
-            disabled={!!draftId}
             error={message('amount')}
           />
         ) : (

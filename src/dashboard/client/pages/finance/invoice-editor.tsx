@@ -8,7 +8,7 @@ import { CONTACTS, RecordPicker } from '../../picker.js';
 import { navigate } from '../../route.js';
 import { can, type PageProps } from '../../section.js';
 import { ErrorMessage, Field, Link, Loaded, PageHeader, useQuery, useSubmit } from '../../ui.js';
-import { draftOf, emptyLine, priceDraft, withoutFieldName, type DraftLine } from './draft.js';
+import { draftOf, emptyLine, priceDraft, withoutFieldName, type DraftLine, type TaxRateTerms } from './draft.js';
 import { LinesEditor, Totals } from './lines-editor.js';
 import { ACTIVE_TAX_RATES, INVOICE_FIELDS, ratesOf, uniqueRates, type Invoice, type TaxRates } from './records.js';
 
@@ -127,7 +127,8 @@ function InvoiceForm({
   canPickContact,
 }: {
   invoice?: Invoice;
-  rates: Parameters<typeof priceDraft>[2];
+  /** The rates a line may name: the active ones, and on an edit those the draft uses. */
+  rates: readonly TaxRateTerms[];
   currency: string;
   canPickContact: boolean;
 }) {

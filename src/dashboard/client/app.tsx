@@ -6,13 +6,14 @@ import { onSessionEnded } from './api.js';
 import { dataSection } from './pages/data/section.js';
 import { developersSection } from './pages/developers/section.js';
 import { financeDesk } from './pages/finance/section.js';
+import { hrDesk } from './pages/hr/section.js';
 import { HomePage } from './pages/home.js';
 import { settingsSection } from './pages/settings/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, financeDesk, settingsSection, developersSection];
+const SECTIONS: Section[] = [dataSection, hrDesk, financeDesk, settingsSection, developersSection];
 const HOME: Route = { path: '/', page: HomePage };
 
 const VIEWER = `query Viewer {

@@ -21,7 +21,8 @@ import {
   useQuery,
 } from '../../ui.js';
 import type { ApiError } from '../../api.js';
-import { ActionButton } from './action-button.js';
+// One action button for every desk (the HR desk's), so they look and read alike.
+import { ActionButton } from '../hr/action-button.js';
 import { CreditNoteForm } from './credit-note-form.js';
 import { Totals } from './lines-editor.js';
 import { PaymentForm } from './payment-form.js';
@@ -132,32 +133,25 @@ function InvoiceView({ invoice, viewer, reload }: { invoice: InvoiceWithRelated;
         {invoice.overdue && <StatusBadge value="overdue" />}
       </p>
       <div class="action-bar" role="group" aria-label="Actions" aria-busy={busy}>
-        <ActionButton reason={cannotWrite ?? reasons.open} onClick={() => void run('openInvoice')}>
+        <ActionButton disabledReason={cannotWrite ?? reasons.open} onClick={() => void run('openInvoice')}>
           Open
         </ActionButton>
         <ActionButton
           class="danger"
-          reason={cannotWrite ?? reasons.void}
-          onClick={() =>
-            window.confirm(`Void ${invoice.number}? Nothing will be due on it.`) && void run('voidInvoice')
-          }
+          disabledReason={cannotWrite ?? reasons.void}
+          confirm={`Void ${invoice.number}? Nothing will be due on it.`}
+          onClick={() => void run('voidInvoice')}
         >
           Void
         </ActionButton>
         <ActionButton
           class="secondary"
-          reason={cannotWrite ?? reasons.payment}
-          pressed={panel === 'payment'}
+          disabledReason={cannotWrite ?? reasons.payment}
           onClick={() => toggle('payment')}
         >
           Record payment
         </ActionButton>
-        <ActionButton
-          class="secondary"
-          reason={cannotWrite ?? reasons.credit}
-          pressed={panel === 'credit'}
-          onClick={() => toggle('credit')}
-        >
+        <ActionButton class="secondary" disabledReason={cannotWrite ?? reasons.credit} onClick={() => toggle('credit')}>
           Issue credit note
         </ActionButton>
       </div>

@@ -21,7 +21,8 @@ import {
   useSubmit,
 } from '../../ui.js';
 import { fromMinorUnits } from '../data/money.js';
-import { ActionButton } from './action-button.js';
+// One action button for every desk (the HR desk's), so they look and read alike.
+import { ActionButton } from '../hr/action-button.js';
 import { withoutFieldName } from './draft.js';
 import { amountOf, useFocusOnOpen } from './payment-form.js';
 import { PAYMENT_FIELDS, type Payment } from './records.js';
@@ -86,16 +87,14 @@ function PaymentView({ payment, viewer, reload }: { payment: PaymentWithInvoice;
       <div class="action-bar" role="group" aria-label="Actions">
         <ActionButton
           class="secondary"
-          reason={cannotWrite ?? reasons.refund}
-          pressed={panel === 'refund'}
+          disabledReason={cannotWrite ?? reasons.refund}
           onClick={() => setPanel(panel === 'refund' ? undefined : 'refund')}
         >
           Refund
         </ActionButton>
         <ActionButton
           class="secondary"
-          reason={cannotWrite ?? reasons.allocate}
-          pressed={panel === 'allocate'}
+          disabledReason={cannotWrite ?? reasons.allocate}
           onClick={() => setPanel(panel === 'allocate' ? undefined : 'allocate')}
         >
           Allocate

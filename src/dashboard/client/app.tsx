@@ -5,14 +5,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
 import { dataSection } from './pages/data/section.js';
 import { developersSection } from './pages/developers/section.js';
-import { HomePage } from './pages/home.js';
+import { OverviewPage } from './pages/overview/overview.js';
+import { salesDesk } from './pages/sales/section.js';
 import { settingsSection } from './pages/settings/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, settingsSection, developersSection];
-const HOME: Route = { path: '/', page: HomePage };
+const SECTIONS: Section[] = [dataSection, settingsSection, developersSection, salesDesk];
+const HOME: Route = { path: '/', page: OverviewPage };
 
 const VIEWER = `query Viewer {
   viewer { user { id email name role } organization { id name } scopes credentialType }

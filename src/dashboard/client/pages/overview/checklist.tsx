@@ -39,7 +39,7 @@ export function GettingStarted({ query }: { query: Query<AdminOverview> }) {
   const done = steps.filter((step) => step.done).length;
   if (done === steps.length) return null;
   return (
-    <section class="panel getting-started" aria-labelledby="getting-started-title">
+    <section class="panel overview-card getting-started" aria-labelledby="getting-started-title">
       <h2 id="getting-started-title">Getting started</h2>
       <p class="muted">
         {done} of {steps.length} done
@@ -48,7 +48,7 @@ export function GettingStarted({ query }: { query: Query<AdminOverview> }) {
         {steps.map((step) => (
           <li key={step.label} class={step.done ? 'done' : undefined}>
             <StatusBadge value={step.done ? 'completed' : 'pending'} label={step.done ? 'Done' : 'To do'} />{' '}
-            <Link href={step.href}>{step.label}</Link> <span class="muted">{step.why}</span>
+            <Link href={step.href}>{step.label}</Link> <span class="muted">— {step.why}</span>
           </li>
         ))}
       </ol>

@@ -1,7 +1,10 @@
 // Where a record of an event lives in the dashboard: `/${area}/${resource}/${id}`
 // (the REST path without /v1), told by the id's prefix, which each resource
-// declares (src/graphql/*/*/index.ts, idPrefix). A catalogue of resources served
-// with the page could replace this table.
+// declares (src/graphql/*/*/index.ts, idPrefix; src/ids.ts for webhooks and
+// users, whose pages are under Developers and Settings). A catalogue of
+// resources served with the page could replace this table.
+import { formatDate } from '../../ui.js';
+
 const PATHS: Record<string, string> = {
   con: '/crm/contacts',
   deal: '/crm/deals',
@@ -19,6 +22,8 @@ const PATHS: Record<string, string> = {
   pay: '/hr/payroll-runs',
   pcp: '/hr/pay-components',
   cmp: '/hr/compensation',
+  whk: '/developers/webhooks',
+  usr: '/settings/users',
 };
 
 /** The record's dashboard path, or undefined for an id of no record page. */
@@ -29,11 +34,18 @@ export function recordPath(id: unknown): string | undefined {
   return base ? `${base}/${encodeURIComponent(id)}` : undefined;
 }
 
-/** What names a record in a sentence: its title, number, name or email, else its id. */
+/** What names a record in a sentence: its title, number, name, email or URL, its dates, else its id. */
 export function recordLabel(object: Record<string, unknown>): string {
   const person = [object.firstName, object.lastName].filter((part) => typeof part === 'string' && part).join(' ');
-  for (const candidate of [object.title, object.number, object.name, person, object.email, object.description]) {
+  const dates = typeof object.from === 'string' && typeof object.to === 'string' ? spanOf(object.from, object.to) : '';
+  const named = [object.title, object.number, object.name, person, object.email, object.url, dates, object.description];
+  for (const candidate of named) {
     if (typeof candidate === 'string' && candidate) return candidate;
   }
   return String(object.id ?? 'a record');
+}
+
+/** A leave's days: one date, or the first and last. */
+function spanOf(from: string, to: string): string {
+  return from === to ? formatDate(from) : `${formatDate(from)} – ${formatDate(to)}`;
 }

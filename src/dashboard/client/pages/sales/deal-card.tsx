@@ -102,6 +102,9 @@ function MoveMenu({ deal, onMove }: { deal: BoardDeal; onMove: (to: Stage) => vo
       </button>
       {open && (
         <ul id={listId} class="move-options" aria-label={`Move ${deal.title} to`}>
+          <li class="move-options-title" aria-hidden="true">
+            Move to
+          </li>
           {STAGES.filter((stage) => stage !== deal.stage).map((stage) => (
             <li key={stage}>
               <button
@@ -112,7 +115,8 @@ function MoveMenu({ deal, onMove }: { deal: BoardDeal; onMove: (to: Stage) => vo
                   onMove(stage);
                 }}
               >
-                Move to {humanize(stage)}
+                <span class="visually-hidden">Move to </span>
+                {humanize(stage)}
               </button>
             </li>
           ))}

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
 import { dataSection } from './pages/data/section.js';
 import { developersSection } from './pages/developers/section.js';
+import { hrDesk } from './pages/hr/section.js';
 import { OverviewPage } from './pages/overview/overview.js';
 import { salesDesk } from './pages/sales/section.js';
 import { settingsSection } from './pages/settings/section.js';
@@ -12,7 +13,7 @@ import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, settingsSection, developersSection, salesDesk];
+const SECTIONS: Section[] = [dataSection, hrDesk, settingsSection, developersSection, salesDesk];
 const HOME: Route = { path: '/', page: OverviewPage };
 
 const VIEWER = `query Viewer {

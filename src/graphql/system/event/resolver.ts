@@ -18,6 +18,12 @@ class EventListArgs {
   @Field(() => Int, { nullable: true, description: '1 to 100; default 50.' })
   limit?: number;
 
+  @Field(() => String, {
+    nullable: true,
+    description: "The page after this cursor (a previous page's pagination.next); not with page.",
+  })
+  after?: string;
+
   @Field(() => EventTypeEnum, { nullable: true, description: 'Only events of this type.' })
   type?: string;
 

@@ -12,8 +12,8 @@ export const eventRoutes = [
     summary: 'List events',
     description:
       'Events of the organization whose area the credential can read, oldest first; `objectId` gives one record’s history.',
-    operation: `query ($page: Int, $limit: Int, $type: EventType, $since: Int, $objectId: ID) {
-      events(page: $page, limit: $limit, type: $type, since: $since, objectId: $objectId) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
+    operation: `query ($page: Int, $limit: Int, $after: String, $type: EventType, $since: Int, $objectId: ID) {
+      events(page: $page, limit: $limit, after: $after, type: $type, since: $since, objectId: $objectId) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
     query: eventFilterSchema,
     variables: ({ query }) => query,
     status: 200,

@@ -24,7 +24,7 @@ export function PeopleCard() {
             id="pending-leave"
             label="Leave requests to decide"
             value={pendingLeave.pagination.total}
-            href="/hr/leave-requests?status=requested"
+            href="/hr/leave/inbox"
           />
         </dl>
       )}

@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
-import { newId } from '../src/ids.js';
+import { newId, newIdWith } from '../src/ids.js';
 import { browserTestsRun, expectAccessible, launchBrowser, openDashboard, screenshot } from './support/browser.js';
 import { useServer } from './support/fixtures.js';
 import { createUser, type TestUser } from './support/oauth.js';
@@ -511,6 +511,44 @@ describe.runIf(runInBrowser)('the overview in chromium', { timeout: 180_000 }, (
     ).toBe(true);
     await expectAccessible(member, 'overview with crm:read');
     await member.context().close();
+  });
+
+  it('finds the latest events past the thousand the API counts exactly', async () => {
+    const org = await server.org('Busy Co');
+    const key = await org.key(['admin']);
+    const admin = await createUser(server, org.id, { role: 'admin' });
+    // 1,100 older events over the last 40 days: more than the API counts in all, fewer in the last 30 days.
+    const day = 86_400_000;
+    await server.prisma.event.createMany({
+      data: Array.from({ length: 1100 }, (_, i) => {
+        const id = newIdWith('con');
+        return {
+          id: newId('event'),
+          organizationId: org.id,
+          type: 'contact.created',
+          data: { object: { id, email: `old${i}@busy.test` } },
+          createdAt: new Date(Date.now() - day - ((40 * day) / 1100) * i),
+        };
+      }),
+    });
+    const { createDeal } = await api(key, CREATE_DEAL, {
+      input: { title: 'Latest of many', amount: 100, currency: 'EUR' },
+    });
+    const { events } = await api(key, '{ events(limit: 1) { pagination { totalExact } } }');
+    expect(events.pagination.totalExact).toBe(false);
+
+    const page = await open(admin, '/dashboard');
+    const items = page.getByRole('region', { name: 'Recent activity' }).getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(10);
+    expect(await items.nth(0).textContent()).toContain('User logged in');
+    expect(await items.nth(1).textContent()).toContain('Deal created Latest of many');
+    expect(await items.nth(1).getByRole('link', { name: 'Latest of many' }).getAttribute('href')).toBe(
+      `/dashboard/crm/deals/${createDeal.id}`,
+    );
+    // Then the newest of the old ones, a day ago, newest first.
+    expect(await items.nth(2).textContent()).toContain('Contact created old0@busy.test');
+    expect(await items.nth(3).textContent()).toContain('Contact created old1@busy.test');
+    await page.context().close();
   });
 
   it("shows a new organization's getting-started checklist, each step ticked once done", async () => {

@@ -1,7 +1,11 @@
 // Recent activity: the organization's latest events the viewer may read
 // (the server filters them by scope), newest first: what happened, to which
-// record (a link to it), who did it and when. The events API lists oldest
-// first, so the count comes first and then the last page.
+// record (a link to it), who did it and when.
+//
+// The events API lists oldest first and counts exactly only up to 1,000, so the
+// latest are found in two steps: the counts of a few windows (all time, the last
+// 30 days, day, hour, minute) in one request, then the last page of the widest
+// window still counted exactly.
 import { useEffect, useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import type { Viewer } from '../../section.js';
@@ -19,19 +23,44 @@ export interface ActivityEvent {
 
 export const SHOWN = 10;
 
-const COUNT = `query OverviewEventCount { events(limit: 1) { pagination { total } } }`;
-const EVENT = 'id type created data actor { type id }';
-const TAIL = `query OverviewEvents($page: Int!, $next: Int!) {
-  first: events(page: $page, limit: ${SHOWN}) { data { ${EVENT} } }
-  second: events(page: $next, limit: ${SHOWN}) { data { ${EVENT} } }
+/** The windows counted, widest first (seconds back from now; undefined: all time). */
+const WINDOWS = [undefined, 30 * 86_400, 86_400, 3_600, 60] as const;
+
+interface Count {
+  pagination: { total: number; totalExact: boolean };
+}
+
+const COUNTS = `query OverviewEventCounts(${WINDOWS.slice(1)
+  .map((_, i) => `$since${i + 1}: Int!`)
+  .join(', ')}) {
+  ${WINDOWS.map(
+    (_, i) => `w${i}: events(${i ? `since: $since${i}, ` : ''}limit: 1) { pagination { total totalExact } }`,
+  ).join('\n  ')}
 }`;
 
-/** The latest SHOWN events, newest first: two pages of SHOWN cover the last SHOWN of any total. */
-export async function latestEvents(): Promise<ActivityEvent[]> {
-  const { events } = await graphql<{ events: { pagination: { total: number } } }>(COUNT);
-  const start = Math.max(0, events.pagination.total - SHOWN);
+const EVENT = 'id type created data actor { type id }';
+const TAIL = `query OverviewEvents($since: Int, $page: Int!, $next: Int!) {
+  first: events(since: $since, page: $page, limit: ${SHOWN}) { data { ${EVENT} } }
+  second: events(since: $since, page: $next, limit: ${SHOWN}) { data { ${EVENT} } }
+}`;
+
+/**
+ * The latest SHOWN events, newest first, or undefined when even the last minute
+ * holds more than the API counts exactly (nothing to page back from).
+ */
+export async function latestEvents(): Promise<ActivityEvent[] | undefined> {
+  const now = Math.floor(Date.now() / 1000);
+  const since = WINDOWS.map((seconds) => (seconds === undefined ? undefined : now - seconds));
+  const variables = Object.fromEntries(since.slice(1).map((value, i) => [`since${i + 1}`, value]));
+  const counts = await graphql<Record<string, Count>>(COUNTS, variables);
+  const widest = WINDOWS.findIndex((_, i) => counts[`w${i}`]!.pagination.totalExact);
+  if (widest < 0) return undefined;
+  const total = counts[`w${widest}`]!.pagination.total;
+  // Two pages of SHOWN cover the last SHOWN of any total.
+  const start = Math.max(0, total - SHOWN);
   const page = Math.floor(start / SHOWN) + 1;
   const tail = await graphql<{ first: { data: ActivityEvent[] }; second: { data: ActivityEvent[] } }>(TAIL, {
+    since: since[widest],
     page,
     next: page + 1,
   });
@@ -45,7 +74,11 @@ export function RecentActivity({ viewer, names }: { viewer: Viewer; names?: Admi
   const [events, setEvents] = useState<ActivityEvent[]>();
   const [error, setError] = useState<string>();
   useEffect(() => {
-    latestEvents().then(setEvents, (caught: unknown) => setError(asApiError(caught).message));
+    latestEvents().then(
+      (latest) =>
+        latest ? setEvents(latest) : setError('Too many events in the last minute to show the latest here.'),
+      (caught: unknown) => setError(asApiError(caught).message),
+    );
   }, []);
   return (
     <section class="panel overview-card wide" aria-labelledby="activity-title">

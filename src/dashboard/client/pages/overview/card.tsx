@@ -52,3 +52,12 @@ export function Figure({
     </div>
   );
 }
+
+/** A list's count as the API gives it: exact, or a lower bound past 1,000 matches. */
+export interface Counted {
+  pagination: { total: number; totalExact: boolean };
+}
+
+/** "12", or "1,000+" when the API counted no further. */
+export const countOf = ({ pagination }: Counted) =>
+  pagination.totalExact ? String(pagination.total) : `${pagination.total.toLocaleString()}+`;

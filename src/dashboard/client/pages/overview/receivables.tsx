@@ -2,7 +2,7 @@
 // overdue, per currency (never added across currencies), from the receivables
 // aging; and how many invoices are overdue.
 import { formatMoney, Link, useQuery } from '../../ui.js';
-import { Figure, OverviewCard } from './card.js';
+import { countOf, Figure, OverviewCard, type Counted } from './card.js';
 
 interface Buckets {
   current: number;
@@ -14,12 +14,12 @@ interface Buckets {
 
 interface Receivables {
   receivablesAging: { currencies: { currency: string; total: number; buckets: Buckets }[] };
-  overdueInvoices: { pagination: { total: number } };
+  overdueInvoices: Counted;
 }
 
 const RECEIVABLES = `query OverviewReceivables {
   receivablesAging { currencies { currency total buckets { current days1to30 days31to60 days61to90 over90 } } }
-  overdueInvoices: invoices(overdue: true, limit: 1) { pagination { total } }
+  overdueInvoices: invoices(overdue: true, limit: 1) { pagination { total totalExact } }
 }`;
 
 /** Past due: every bucket but "current". */
@@ -63,7 +63,7 @@ export function ReceivablesCard() {
               <Figure
                 id="overdue-invoices"
                 label={overdueCount === 1 ? 'Overdue invoice' : 'Overdue invoices'}
-                value={overdueCount}
+                value={countOf(overdueInvoices)}
                 href="/finance/invoices?overdue=true"
               />
             </dl>

@@ -2,9 +2,10 @@
 // each stage's first page and the server's sums) and the pure steps that change
 // the board's state (a card moved, a move put back, a page appended).
 //
-// Each column is sorted by updatedAt, newest first: a moved deal is the newest
-// of its new column on the server too, so the cards shown always are the first
-// ones of the server's order and "more" continues right after them.
+// Each column is sorted by updatedAt, newest first, and "more" reads the page
+// after the last one loaded by its cursor (a keyset on updatedAt and id): a deal
+// moved in meanwhile is newer than that and not read twice, one moved out is
+// simply not there, so nothing is skipped or repeated whatever moved.
 import { graphql } from '../../api.js';
 
 /** The DealStage enum's order (the server's lifecycle; the test checks it against dealPipeline). */
@@ -33,6 +34,8 @@ export interface Column {
   deals: BoardDeal[];
   /** How many deals the stage holds on the server (all of them, not only those shown). */
   total: number;
+  /** The cursor of the column's next page; null when every deal is shown. */
+  next: string | null;
   /** Every deal of the stage summed per currency, never across currencies. */
   sums: CurrencySum[];
 }
@@ -41,7 +44,7 @@ export type Board = Record<Stage, Column>;
 
 interface DealPage {
   data: BoardDeal[];
-  pagination: { total: number };
+  pagination: { total: number; next: string | null };
 }
 
 interface StageSummary {
@@ -58,16 +61,14 @@ const BOARD = `query PipelineBoard {
   ${SUMMARY}
   ${STAGES.map(
     (stage) =>
-      `${stage}: deals(stage: ${stage}, sort: updatedAt_desc, limit: ${PAGE_SIZE}) { data { ${CARD} } pagination { total } }`,
+      `${stage}: deals(stage: ${stage}, sort: updatedAt_desc, limit: ${PAGE_SIZE}) { data { ${CARD} } pagination { total next } }`,
   ).join('\n  ')}
 }`;
 
 const SUMS = `query PipelineSums { ${SUMMARY} }`;
 
-// Two pages of the same size cover any window of PAGE_SIZE rows from any offset.
-const PAGES = `query PipelineColumnPages($stage: DealStage!, $page: Int!, $next: Int!) {
-  first: deals(stage: $stage, sort: updatedAt_desc, page: $page, limit: ${PAGE_SIZE}) { data { ${CARD} } pagination { total } }
-  second: deals(stage: $stage, sort: updatedAt_desc, page: $next, limit: ${PAGE_SIZE}) { data { ${CARD} } pagination { total } }
+const NEXT_PAGE = `query PipelineColumnMore($stage: DealStage!, $after: String!) {
+  deals(stage: $stage, sort: updatedAt_desc, after: $after, limit: ${PAGE_SIZE}) { data { ${CARD} } pagination { total next } }
 }`;
 
 const MOVE = `mutation MoveDeal($id: ID!, $input: UpdateDealInput!) { updateDeal(id: $id, input: $input) { ${CARD} } }`;
@@ -76,7 +77,8 @@ export async function loadBoard(): Promise<Board> {
   const data = await graphql<Record<Stage, DealPage> & { dealPipeline: StageSummary[] }>(BOARD);
   const board = {} as Board;
   for (const stage of STAGES) {
-    board[stage] = { stage, deals: data[stage].data, total: data[stage].pagination.total, sums: [] };
+    const { data: deals, pagination } = data[stage];
+    board[stage] = { stage, deals, total: pagination.total, next: pagination.next, sums: [] };
   }
   return withSums(board, data.dealPipeline);
 }
@@ -96,15 +98,16 @@ export function withSums(board: Board, summaries: StageSummary[]): Board {
 }
 
 /**
- * The next cards of a column: the PAGE_SIZE rows after the `offset` already
- * shown (two pages of the API's paging cover them from any offset), without
- * any already on the board (another person may have moved one meanwhile).
+ * The next cards of a column, after its last page's cursor, without any already
+ * on the board (another person may have moved one meanwhile); and the cursor after them.
  */
-export async function loadMore(stage: Stage, offset: number, shown: ReadonlySet<string>): Promise<BoardDeal[]> {
-  const page = Math.floor(offset / PAGE_SIZE) + 1;
-  const data = await graphql<{ first: DealPage; second: DealPage }>(PAGES, { stage, page, next: page + 1 });
-  const rows = [...data.first.data, ...data.second.data].slice(offset - (page - 1) * PAGE_SIZE);
-  return rows.slice(0, PAGE_SIZE).filter((deal) => !shown.has(deal.id));
+export async function loadMore(
+  stage: Stage,
+  after: string,
+  shown: ReadonlySet<string>,
+): Promise<{ deals: BoardDeal[]; next: string | null }> {
+  const { deals } = await graphql<{ deals: DealPage }>(NEXT_PAGE, { stage, after });
+  return { deals: deals.data.filter((deal) => !shown.has(deal.id)), next: deals.pagination.next };
 }
 
 export async function saveStage(id: string, stage: Stage): Promise<BoardDeal> {
@@ -160,8 +163,8 @@ export function replaceCard(board: Board, deal: BoardDeal): Board {
   return { ...board, [deal.stage]: { ...column, deals: column.deals.map((d) => (d.id === deal.id ? deal : d)) } };
 }
 
-export function appendCards(board: Board, stage: Stage, deals: BoardDeal[]): Board {
-  return { ...board, [stage]: { ...board[stage], deals: [...board[stage].deals, ...deals] } };
+export function appendCards(board: Board, stage: Stage, deals: BoardDeal[], next: string | null): Board {
+  return { ...board, [stage]: { ...board[stage], deals: [...board[stage].deals, ...deals], next } };
 }
 
 /** A contact as a card shows it. */

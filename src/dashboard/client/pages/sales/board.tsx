@@ -131,10 +131,10 @@ function BoardColumn({
   dropHandlers: DropHandlers;
   renderCard: (deal: Column['deals'][number]) => JSX.Element;
 }) {
-  const { stage, deals, total, sums } = column;
+  const { stage, deals, total, sums, next } = column;
   const name = humanize(stage);
   const headingId = `stage-${stage}`;
-  const left = total - deals.length;
+  const left = Math.max(0, total - deals.length);
   // After "Show more", focus goes to the first new card when the button is gone (nothing left).
   const cards = useRef<HTMLOListElement>(null);
   const firstNew = useRef<number | undefined>(undefined);
@@ -174,7 +174,7 @@ function BoardColumn({
       ) : (
         <p class="column-empty muted">No deals</p>
       )}
-      {left > 0 && (
+      {next && (
         <button
           type="button"
           class="secondary small column-more"
@@ -186,7 +186,8 @@ function BoardColumn({
           }}
         >
           {loadingMore ? 'Loading…' : 'Show more'}
-          <span class="visually-hidden"> in {name}</span> ({left} not shown)
+          <span class="visually-hidden"> in {name}</span>
+          {left > 0 && ` (${left} not shown)`}
         </button>
       )}
     </section>

@@ -73,13 +73,14 @@ export function useBoard(): BoardState {
 
   const more = useCallback(async (stage: Stage) => {
     const column = current.current?.[stage];
-    if (!column) return;
+    if (!column?.next) return;
+    const after = column.next;
     setAlert(undefined);
     setLoadingMore((s) => new Set(s).add(stage));
     try {
       const shown = new Set(column.deals.map((deal) => deal.id));
-      const deals = await loadMore(stage, column.deals.length, shown);
-      setBoard((b) => b && appendCards(b, stage, deals));
+      const { deals, next } = await loadMore(stage, after, shown);
+      setBoard((b) => b && appendCards(b, stage, deals, next));
       setStatus(`${deals.length} more shown in ${humanize(stage)}.`);
     } catch (caught) {
       setAlert(`More deals in ${humanize(stage)} could not be loaded: ${asApiError(caught).message}`);

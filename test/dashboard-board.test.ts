@@ -545,9 +545,11 @@ describe.runIf(runInBrowser)('the overview in chromium', { timeout: 180_000 }, (
     expect(await items.nth(1).getByRole('link', { name: 'Latest of many' }).getAttribute('href')).toBe(
       `/dashboard/crm/deals/${createDeal.id}`,
     );
-    // Then the newest of the old ones, a day ago, newest first.
-    expect(await items.nth(2).textContent()).toContain('Contact created old0@busy.test');
-    expect(await items.nth(3).textContent()).toContain('Contact created old1@busy.test');
+    // Below the setup's own (the user and key made), the newest of the old ones, a day ago, newest first.
+    const old = await items.filter({ hasText: 'Contact created' }).allTextContents();
+    expect(old.length).toBeGreaterThanOrEqual(2);
+    expect(old[0]).toContain('Contact created old0@busy.test');
+    expect(old[1]).toContain('Contact created old1@busy.test');
     await page.context().close();
   });
 

@@ -7,14 +7,15 @@ import { dataSection } from './pages/data/section.js';
 import { developersSection } from './pages/developers/section.js';
 import { financeDesk } from './pages/finance/section.js';
 import { hrDesk } from './pages/hr/section.js';
-import { HomePage } from './pages/home.js';
+import { OverviewPage } from './pages/overview/overview.js';
+import { salesDesk } from './pages/sales/section.js';
 import { settingsSection } from './pages/settings/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, hrDesk, financeDesk, settingsSection, developersSection];
-const HOME: Route = { path: '/', page: HomePage };
+const SECTIONS: Section[] = [dataSection, salesDesk, hrDesk, financeDesk, settingsSection, developersSection];
+const HOME: Route = { path: '/', page: OverviewPage };
 
 const VIEWER = `query Viewer {
   viewer { user { id email name role } organization { id name } scopes credentialType }

@@ -1,11 +1,12 @@
 // Creating and editing a deal: its stage moves through updateDeal (the API
-// refuses changing a closed deal's stage, 409, shown beside Stage).
+// refuses changing a closed deal's stage, 409, shown beside Stage); its contact
+// is chosen with the searchable picker (any contact, told apart by email).
 import { useState } from 'preact/hooks';
 import { ApiError, graphql } from '../../api.js';
 import { navigate, useLocation } from '../../route.js';
 import type { PageProps } from '../../section.js';
+import { CONTACTS, RecordPicker } from '../../picker.js';
 import { ErrorMessage, Field, Link, Loaded, PageHeader, Select, useQuery, useSubmit } from '../../ui.js';
-import { contactName } from './contacts.js';
 import { DEAL_FIELDS, OPEN_STAGES, STAGES, type Deal } from './deals.js';
 import { formInput } from './form-input.js';
 import { fromMinorUnits, toMinorUnits } from './money.js';
@@ -13,7 +14,6 @@ import { fromMinorUnits, toMinorUnits } from './money.js';
 const FIELDS = ['title', 'amount', 'currency', 'stage', 'contactId', 'expectedCloseDate'] as const;
 const CREATE = `mutation CreateDeal($input: CreateDealInput!) { createDeal(input: $input) { id } }`;
 const UPDATE = `mutation UpdateDeal($id: ID!, $input: UpdateDealInput!) { updateDeal(id: $id, input: $input) { id } }`;
-const CONTACTS = `query DealContacts { contacts(limit: 100, sort: lastName) { data { id firstName lastName email } } }`;
 
 export function NewDealPage(_: PageProps) {
   return (
@@ -40,15 +40,12 @@ export function EditDealPage({ params }: PageProps) {
   );
 }
 
-type ContactOption = { id: string; firstName: string | null; lastName: string | null; email: string };
-
 function DealForm({ deal }: { deal?: Deal }) {
   const { query } = useLocation();
-  const contacts = useQuery<{ contacts: { data: ContactOption[] } }>(CONTACTS);
   const [currency, setCurrency] = useState(deal?.currency ?? 'EUR');
   // Selects are controlled (a <select> has no default value of its own to keep).
   const [stage, setStage] = useState(deal?.stage ?? 'lead');
-  const [contactId, setContactId] = useState(deal?.contactId ?? query.get('contactId') ?? '');
+  const contactId = deal?.contactId ?? query.get('contactId') ?? '';
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
     const input: Record<string, unknown> = formInput(form, FIELDS, { clearEmpty: !!deal });
     if (typeof input.amount === 'string') {
@@ -72,14 +69,6 @@ function DealForm({ deal }: { deal?: Deal }) {
     event.preventDefault();
     void submit(event.currentTarget as HTMLFormElement);
   };
-  const contactOptions = [
-    { value: '', label: 'No contact' },
-    ...(contacts.data?.contacts.data ?? []).map((c) => ({ value: c.id, label: contactName(c) })),
-  ];
-  // The deal's own contact is an option even when it is not among the first hundred.
-  if (deal?.contact && !contactOptions.some((option) => option.value === deal.contact!.id)) {
-    contactOptions.push({ value: deal.contact.id, label: contactName(deal.contact) });
-  }
   return (
     <form class="stacked panel" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError([...FIELDS])} />
@@ -110,12 +99,12 @@ function DealForm({ deal }: { deal?: Deal }) {
         onChange={(event) => setStage(event.currentTarget.value)}
         error={fieldError('stage')}
       />
-      <Select
+      <RecordPicker
         label="Contact"
         name="contactId"
-        options={contactOptions}
+        source={CONTACTS}
         value={contactId}
-        onChange={(event) => setContactId(event.currentTarget.value)}
+        hint="Type a name, email or company; the email tells two of the same name apart."
         error={fieldError('contactId')}
       />
       <Field

@@ -93,7 +93,7 @@ export function DealPage({ viewer, params }: PageProps) {
             <dd>{formatDateTime(deal.updatedAt)}</dd>
           </dl>
           <p>
-            <Link href="/deals">Back to deals</Link> · <Link href="/pipeline">Pipeline</Link>
+            <Link href="/deals">Back to deals</Link> · <Link href="/crm/pipeline">Pipeline</Link>
           </p>
         </>
       )}

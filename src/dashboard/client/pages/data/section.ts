@@ -1,12 +1,11 @@
 // The Data section of the navigation and its pages: contacts and deals (read
-// and, with crm:write, create and edit), the pipeline, and read-only HR and
+// and, with crm:write, create and edit) and read-only HR and
 // finance lists, each shown only to a viewer holding the scope it needs.
 import type { Route, Section } from '../../section.js';
 import { EditContactPage, NewContactPage } from './contact-form.js';
 import { ContactPage, ContactsPage } from './contacts.js';
 import { EditDealPage, NewDealPage } from './deal-form.js';
 import { DealPage, DealsPage } from './deals.js';
-import { PipelinePage } from './pipeline.js';
 import { RECORD_LISTS } from './records.js';
 
 // `/contacts/new` before `/contacts/:id`: the first route that matches wins.
@@ -19,7 +18,6 @@ const routes: Route[] = [
   { path: '/deals/new', page: NewDealPage, needs: 'crm:write' },
   { path: '/deals/:id', page: DealPage, needs: 'crm:read' },
   { path: '/deals/:id/edit', page: EditDealPage, needs: 'crm:write' },
-  { path: '/pipeline', page: PipelinePage, needs: 'crm:read' },
   ...RECORD_LISTS.map(({ path, needs, page }) => ({ path, needs, page })),
 ];
 
@@ -28,7 +26,6 @@ export const dataSection: Section = {
   links: [
     { href: '/contacts', label: 'Contacts', needs: 'crm:read' },
     { href: '/deals', label: 'Deals', needs: 'crm:read' },
-    { href: '/pipeline', label: 'Pipeline', needs: 'crm:read' },
     ...RECORD_LISTS.map(({ path, label, needs }) => ({ href: path, label, needs })),
   ],
   routes,

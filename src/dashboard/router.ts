@@ -8,13 +8,14 @@ import { EVENT_TYPES } from '../events/catalogue.js';
 import { TEST_EVENT_TYPE } from '../events/system-events.js';
 import { userScopes } from '../auth/user-scopes.js';
 import { declaredResources } from '../graphql/kit/declared.js';
+import type { Services } from '../graphql/modules.js';
 import { getSchema } from '../graphql/schema.js';
-import type { ExportService } from '../graphql/system/export/service.js';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
 import { madeOnce, serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
 import { buildCatalogue, catalogueFor } from './catalogue.js';
+import { documentDownloads } from './documents.js';
 import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
 import { dashboardPage } from './page.js';
 
@@ -23,7 +24,8 @@ const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
 
 export interface DashboardDependencies {
   sessions: SessionService;
-  exports: ExportService;
+  /** For the finance documents' and the exports' downloads (documents.ts, export-download.ts). */
+  services: Services;
 }
 
 /** The catalogue of every declared resource, built once per process from the declarations and the schema. */
@@ -41,15 +43,16 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export function dashboardRouter({ sessions, exports }: DashboardDependencies): Router {
+export function dashboardRouter({ sessions, services }: DashboardDependencies): Router {
   const router = express.Router();
+  router.use(documentDownloads({ sessions, services }));
 
   router.get(
     '/assets/:name',
     serveHashedAssets(async () => (await dashboardBundle()).assets),
   );
 
-  router.get(EXPORT_DOWNLOAD_PATH, exportDownload({ sessions, exports }));
+  router.get(EXPORT_DOWNLOAD_PATH, exportDownload({ sessions, exports: services.exports }));
 
   router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
     const user = await signedInUser(req, sessions);

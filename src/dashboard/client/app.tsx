@@ -5,17 +5,26 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
 import { mergeSections } from './navigation.js';
 import { developersSection } from './pages/developers/section.js';
+import { financeDesk } from './pages/finance/section.js';
 import { hrDesk } from './pages/hr/section.js';
-import { HomePage } from './pages/home.js';
+import { OverviewPage } from './pages/overview/overview.js';
+import { salesDesk } from './pages/sales/section.js';
 import { settingsSection } from './pages/settings/section.js';
 import { RECORD_ROUTES, RECORD_SECTIONS } from './records/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
 
-// A desk's section goes before RECORD_SECTIONS: sections of one title merge, the desk's links first.
-const SECTIONS: Section[] = mergeSections([hrDesk, ...RECORD_SECTIONS, settingsSection, developersSection]);
-const HOME: Route = { path: '/', page: HomePage };
+// The desks' sections go before RECORD_SECTIONS: sections of one title merge, a desk's links first.
+const SECTIONS: Section[] = mergeSections([
+  salesDesk,
+  hrDesk,
+  financeDesk,
+  ...RECORD_SECTIONS,
+  settingsSection,
+  developersSection,
+]);
+const HOME: Route = { path: '/', page: OverviewPage };
 /** Every section's own routes, then the generic record pages of every resource (records/section.tsx). */
 const ROUTES: Route[] = [HOME, ...SECTIONS.flatMap((section) => section.routes), ...RECORD_ROUTES];
 

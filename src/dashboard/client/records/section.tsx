@@ -2,9 +2,8 @@
 // Finance) with a link to each resource's list, and the generic pages of every
 // resource (list, new, record, edit), which app.tsx matches after every
 // section's own routes, so a desk's page of a resource wins over these. The
-// old paths (/contacts, /deals, /pipeline) lead to their new ones.
+// old paths (/contacts, /deals) lead to their new ones.
 import { useEffect } from 'preact/hooks';
-import { PipelinePage } from '../pages/data/pipeline.js';
 import { navigate, useLocation } from '../route.js';
 import type { PageProps, Route, Section } from '../section.js';
 import { Loading } from '../ui.js';
@@ -85,17 +84,13 @@ const MOVED: [string, (params: Record<string, string>) => string][] = [
   ['/deals/new', () => '/crm/deals/new'],
   ['/deals/:id', ({ id }) => `/crm/deals/${id}`],
   ['/deals/:id/edit', ({ id }) => `/crm/deals/${id}/edit`],
-  ['/pipeline', () => '/crm/pipeline'],
 ];
 
 const sections = recordSections(CATALOGUE);
-const crm = sections.find((section) => section.title === 'CRM');
-// The pipeline until the board (pages/sales) takes /crm/pipeline: its section's routes come first.
-if (crm) {
-  crm.links.push({ href: '/crm/pipeline', label: 'Pipeline', needs: 'crm:read' });
-  crm.routes.push({ path: '/crm/pipeline', page: PipelinePage, needs: 'crm:read' });
-}
-crm?.routes.push(...MOVED.map(([path, to]) => ({ path, page: redirectTo(to) })));
+// The old paths lead to the new ones (the board's section keeps /pipeline's).
+sections
+  .find((section) => section.title === 'CRM')
+  ?.routes.push(...MOVED.map(([path, to]) => ({ path, page: redirectTo(to) })));
 
 /** The CRM, HR and Finance sections of what the viewer may read. */
 export const RECORD_SECTIONS: Section[] = sections;

@@ -3,6 +3,7 @@
 // paid, credited and due; the payments and credit notes against it; and its
 // actions, each disabled with the reason when the state does not allow it:
 // Open, Void, Record payment, Issue credit note, Edit (a draft), Download PDF.
+import { RecordHistory } from '../../records/history.js';
 import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { BASE } from '../../route.js';
@@ -208,6 +209,8 @@ function InvoiceView({ invoice, viewer, reload }: { invoice: InvoiceWithRelated;
       <PaymentsTable payments={invoice.payments.data} />
       <h2>Credit notes</h2>
       <CreditNotesTable creditNotes={invoice.creditNotes.data} />
+      {/* Read again after each change (updatedAt moves): the history then holds it. */}
+      <RecordHistory objectId={invoice.id} key={invoice.updatedAt} />
       <p>
         <Link href="/finance/invoices">Back to invoices</Link>
       </p>

@@ -2,6 +2,7 @@
 // unallocated), its refunds; `Refund` (an amount, at most what is left, and a
 // reason) and `Allocate` (an unallocated payment to an open invoice in its
 // currency), each disabled with the reason when the payment does not allow it.
+import { RecordHistory } from '../../records/history.js';
 import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { RecordPicker, type PickerSource } from '../../picker.js';
@@ -155,6 +156,8 @@ function PaymentView({ payment, viewer, reload }: { payment: PaymentWithInvoice;
       ) : (
         <p class="muted">No refunds.</p>
       )}
+      {/* Read again after a refund or an allocation: the history then holds it. */}
+      <RecordHistory objectId={payment.id} key={`${payment.amountRefunded}:${payment.invoiceId}`} />
       <p>
         <Link href="/finance/payments">Back to payments</Link>
       </p>

@@ -93,8 +93,9 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
     await api('mutation ($input: CreateLeaveRequestInput!) { createLeaveRequest(input: $input) { id } }', {
       input: { employeeId: id, type: 'vacation', from: '2026-07-01', to: '2026-07-03' },
     });
-    const page = await open('/dashboard/hr/employees');
+    const page = await open('/dashboard/hr/employees', { width: 1440, height: 900 });
     await heading(page, 'Employees');
+    await screenshot(page, 'records-employees-1440');
     await page.getByRole('link', { name: 'Grace Hopper' }).click();
     await heading(page, 'Grace Hopper');
     expect(page.url()).toContain(`/dashboard/hr/employees/${id}`);
@@ -116,7 +117,7 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
     const history = page.locator('.history-list li');
     await history.first().waitFor();
     expect(await history.first().textContent()).toMatch(/^Created by HR sync \(API key\)/);
-    await screenshot(page, 'records-employee');
+    await screenshot(page, 'records-employee-1440');
     await expectAccessible(page, 'employee record');
 
     await page.getByRole('link', { name: 'Edit', exact: true }).click();
@@ -269,10 +270,15 @@ describe.runIf(runInBrowser)('record pages in chromium', { timeout: 120_000 }, (
     // The export asked for is the list's filter, as the API holds it.
     const { exports } = await api('{ exports { data { resource filters status } } }');
     expect(exports.data.at(-1)).toEqual({ resource: 'contacts', filters: { q: 'Exportco' }, status: 'completed' });
-    // The download is the session's: another site cannot start it, and without a session there is none.
+    // The download is the session's: without one, the sign-in; another site cannot start it.
     const id = (await link.getAttribute('href'))!.split('/').at(-2);
     const anonymous = await fetch(`${server.url}/dashboard/exports/${id}/download`);
-    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await anonymous.text()).toContain('Sign in');
+    const crossSite = await page.context().request.get(`${server.url}/dashboard/exports/${id}/download`, {
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(crossSite.status()).toBe(403);
     await page.context().close();
   });
 

@@ -6,13 +6,14 @@
 // answer (no CORS), and a request another site starts (Sec-Fetch-Site:
 // cross-site) is refused anyway. Who may download what is ExportService's, as
 // for /v1 (the export's scopes; 404 for another organization's or another's).
+// Without a session, the sign-in form continues to the file.
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { Request, Response } from 'express';
 import { DomainError } from '../errors.js';
 import type { ExportService } from '../graphql/system/export/service.js';
 import type { SessionService } from '../graphql/system/session/service.js';
-import { readSessionCookie } from '../oauth/session/cookie.js';
+import { localPath, readSessionCookie, sendSignIn } from '../oauth/session/index.js';
 import { sessionPrincipal } from '../oauth/session/graphql-credential.js';
 
 /** The dashboard path of an export's file (the client links to it: client/records/export.tsx). */
@@ -25,7 +26,8 @@ export function exportDownload({ sessions, exports }: { sessions: SessionService
     }
     const token = readSessionCookie(req);
     const principal = token ? await sessionPrincipal(sessions, token) : undefined;
-    if (!principal) throw new DomainError('UNAUTHORIZED', 'Your session has expired or ended: sign in again');
+    // As the documents' downloads (documents.ts): signing in continues to the file.
+    if (!principal) return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
     const file = await exports.download(principal, String(req.params.id));
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Type', file.contentType);

@@ -2,8 +2,10 @@
 // Measures the service (as `npm start` runs it) at 10,000, 100,000 and
 // 1,000,000 contacts in one organization, with as many rows of another
 // organization in the same table: the unfiltered list's first page, a deep page
-// (90% of the way through), and the q search for a rare word (20 matches at
-// every size) and for a common one (11% of the rows match).
+// (90% of the way through) by page number and by cursor (`after`, which should
+// cost what the first page costs), and the q search for a rare word (20
+// matches at every size) and for a common one (11% of the rows match; its total
+// is counted up to 10,000, then a lower bound).
 //
 //   DATABASE_URL        a PostgreSQL server to use (database bp_bench_scale is
 //                       created and dropped); unset: embedded PostgreSQL
@@ -31,14 +33,28 @@ const RARE_MATCHES = 20;
 
 interface Scenario {
   name: string;
-  path: (size: number) => string;
+  /** The path measured; `get` fetches a path of the service (to find a cursor). */
+  path: (size: number, get: (path: string) => Promise<{ pagination: { next: string | null } }>) => Promise<string>;
+}
+
+const deepPage = (size: number) => Math.floor((size * 0.9) / 50);
+
+/** The cursor that continues at 90% of the list in this order: the `next` of the page before. */
+async function cursorAt90(size: number, sort: string, get: Parameters<Scenario['path']>[1]): Promise<string> {
+  const before = await get(`/v1/crm/contacts?limit=50&sort=${sort}&page=${deepPage(size) - 1}`);
+  const next = before.pagination.next;
+  if (!next) throw new Error('no cursor at 90%');
+  return `/v1/crm/contacts?limit=50&sort=${sort}&after=${encodeURIComponent(next)}`;
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'list, page 1', path: () => '/v1/crm/contacts?limit=50' },
-  { name: 'list, page at 90%', path: (size) => `/v1/crm/contacts?limit=50&page=${Math.floor((size * 0.9) / 50)}` },
-  { name: `q, rare word (${RARE_MATCHES} rows)`, path: () => '/v1/crm/contacts?limit=50&q=zyxwv' },
-  { name: 'q, common words (11% of rows)', path: () => '/v1/crm/contacts?limit=50&q=company%207' },
+  { name: 'list, page 1', path: async () => '/v1/crm/contacts?limit=50' },
+  { name: 'list, page at 90%', path: async (size) => `/v1/crm/contacts?limit=50&page=${deepPage(size)}` },
+  { name: 'list, cursor at 90%', path: (size, get) => cursorAt90(size, 'createdAt', get) },
+  { name: 'newest first, page 1', path: async () => '/v1/crm/contacts?limit=50&sort=-createdAt' },
+  { name: 'newest first, cursor at 90%', path: (size, get) => cursorAt90(size, '-createdAt', get) },
+  { name: `q, rare word (${RARE_MATCHES} rows)`, path: async () => '/v1/crm/contacts?limit=50&q=zyxwv' },
+  { name: 'q, common words (11% of rows)', path: async () => '/v1/crm/contacts?limit=50&q=company%207' },
 ];
 
 /** Contacts number `from + 1` to `to` of each organization, in batches; the first few carry the rare word. */
@@ -85,9 +101,14 @@ async function main(): Promise<void> {
     console.log(
       `${size} contacts in each of 2 organizations (seeded in ${((Date.now() - started) / 1000).toFixed(0)} s)`,
     );
+    const headers = { authorization: `Bearer ${measured.key}` };
+    const get = async (path: string) => {
+      const res = await fetch(service.url + path, { headers });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { pagination: { next: string | null } };
+    };
     for (const scenario of SCENARIOS) {
-      const url = service.url + scenario.path(size);
-      const headers = { authorization: `Bearer ${measured.key}` };
+      const url = service.url + (await scenario.path(size, get));
       const check = await fetch(url, { headers });
       if (!check.ok) throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`);
       // The first measurement also warms the service up (JIT, prepared statements).
@@ -106,11 +127,17 @@ async function main(): Promise<void> {
   console.log();
   const header = ['scenario', ...SIZES.map((size) => `${size.toLocaleString('en')}: req/s (p50)`)];
   const last = SIZES.length - 1;
+  const firstPage = rates.get('list, page 1')!;
   printTable([
-    [...header, `${SIZES[last]!.toLocaleString('en')} vs ${SIZES[0]!.toLocaleString('en')}`],
+    [
+      ...header,
+      `${SIZES[last]!.toLocaleString('en')} vs ${SIZES[0]!.toLocaleString('en')}`,
+      `vs page 1 at ${SIZES[last]!.toLocaleString('en')}`,
+    ],
     ...SCENARIOS.map(({ name }) => {
       const rate = rates.get(name)!;
-      return [name, ...results.get(name)!, `${((rate[last]! / rate[0]!) * 100).toFixed(0)}%`];
+      const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+      return [name, ...results.get(name)!, percent(rate[last]! / rate[0]!), percent(rate[last]! / firstPage[last]!)];
     }),
   ]);
 }

@@ -165,7 +165,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.get('/', (req, res, next) =>
     req.accepts(['json', 'html']) === 'html' ? res.redirect(302, '/dashboard') : next(),
   );
-  app.use('/dashboard', dashboardRouter({ sessions: services.sessions }));
+  app.use('/dashboard', dashboardRouter({ sessions: services.sessions, services }));
   // The API reference: /v1/openapi.json rendered in the browser, nothing fetched from elsewhere.
   app.use('/docs', docsRouter());
   app.get('/readyz', async (_req, res) => {

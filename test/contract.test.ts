@@ -382,13 +382,27 @@ describe.each(RESOURCES)('$name', (resource) => {
       const pages = Math.ceil(total / 2);
 
       const first = await server.rest('GET', v1(path), { key: counting });
-      expect(first.body.pagination).toEqual({ page: 1, limit: 50, total, pages: Math.ceil(total / 50) });
+      expect(first.body.pagination).toEqual({
+        page: 1,
+        limit: 50,
+        total,
+        pages: Math.ceil(total / 50),
+        totalExact: true,
+        next: total > 50 ? expect.any(String) : null,
+      });
 
       const walked: string[] = [];
       for (let page = 1; page <= pages; page++) {
         const res = await server.rest('GET', v1(`${path}?limit=2&page=${page}`), { key: counting });
         expect(res.status).toBe(200);
-        expect(res.body.pagination).toEqual({ page, limit: 2, total, pages });
+        expect(res.body.pagination).toEqual({
+          page,
+          limit: 2,
+          total,
+          pages,
+          totalExact: true,
+          next: page < pages ? expect.any(String) : null,
+        });
         expect(res.body.data).toHaveLength(Math.min(2, total - (page - 1) * 2));
         walked.push(...idsOf(res));
       }
@@ -397,7 +411,22 @@ describe.each(RESOURCES)('$name', (resource) => {
 
       const past = await server.rest('GET', v1(`${path}?limit=2&page=${pages + 1}`), { key: counting });
       expect(past.status).toBe(200);
-      expect(past.body).toEqual({ data: [], pagination: { page: pages + 1, limit: 2, total, pages } });
+      expect(past.body).toEqual({
+        data: [],
+        pagination: { page: pages + 1, limit: 2, total, pages, totalExact: true, next: null },
+      });
+
+      // By cursor, newest first: the same records, once each, following the Link header.
+      const byCursor: string[] = [];
+      let next: string | undefined = v1(`${path}?limit=2&sort=-createdAt`);
+      while (next) {
+        const res = await server.rest('GET', next, { key: counting });
+        expect(res.status, res.text).toBe(200);
+        byCursor.push(...idsOf(res));
+        next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1];
+        expect(byCursor.length).toBeLessThanOrEqual(total);
+      }
+      expect(byCursor).toEqual([...walked].reverse());
     });
   });
 
@@ -581,7 +610,7 @@ describe.each(RESOURCES)('$name', (resource) => {
         expect(one.errors, one.text).toBeUndefined();
         expect(shown(asRest(one.data[graphql.get]))).toEqual(rest);
 
-        const query = `{ ${graphql.list}(limit: 100) { data { ${fields} } pagination { page limit total pages } } }`;
+        const query = `{ ${graphql.list}(limit: 100) { data { ${fields} } pagination { page limit total pages totalExact next } } }`;
         const list = await server.gql(query, undefined, { key: own });
         expect(list.errors, list.text).toBeUndefined();
         const restList = await server.rest('GET', v1(`${path}?limit=100`), { key: own });

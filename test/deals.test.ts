@@ -228,7 +228,14 @@ describe('GET /v1/crm/deals', () => {
   it('lists the organization’s deals oldest first with pagination', async () => {
     const body = await list('?limit=3');
     expect(body.data.map((d: { title: string }) => d.title)).toEqual(titles.slice(0, 3));
-    expect(body.pagination).toEqual({ page: 1, limit: 3, total: 4, pages: 2 });
+    expect(body.pagination).toEqual({
+      page: 1,
+      limit: 3,
+      total: 4,
+      pages: 2,
+      totalExact: true,
+      next: expect.any(String),
+    });
     expect((await list('?limit=3&page=2')).data).toHaveLength(1);
   });
 

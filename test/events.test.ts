@@ -65,7 +65,7 @@ describe('contact.created', () => {
 
     const res = await listEvents(key);
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 1, pages: 1 });
+    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 1, pages: 1, totalExact: true, next: null });
     const [event] = res.body.data;
     expect(event).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-z]+$/),
@@ -184,7 +184,7 @@ describe('filters and pagination', () => {
 
     const updated = await listEvents(key, '?type=contact.updated');
     expect(updated.status).toBe(200);
-    expect(updated.body.pagination).toEqual({ page: 1, limit: 50, total: 2, pages: 1 });
+    expect(updated.body.pagination).toEqual({ page: 1, limit: 50, total: 2, pages: 1, totalExact: true, next: null });
     expect(updated.body.data.map((e: EventBody) => e.type)).toEqual(['contact.updated', 'contact.updated']);
     expect(updated.body.data.map((e: EventBody) => e.data.previousAttributes?.company)).toEqual([null, 'First']);
 
@@ -194,7 +194,10 @@ describe('filters and pagination', () => {
 
     const none = await listEvents(key, '?type=invoice.paid');
     expect(none.status).toBe(200);
-    expect(none.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+    expect(none.body).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 50, total: 0, pages: 0, totalExact: true, next: null },
+    });
 
     for (const type of ['bogus', 'contact', 'CONTACT.CREATED']) {
       const bad = await listEvents(key, `?type=${type}`);
@@ -255,12 +258,26 @@ describe('filters and pagination', () => {
 
     const first = await listEvents(key, '?limit=2');
     expect(first.status).toBe(200);
-    expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 5, pages: 3 });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      limit: 2,
+      total: 5,
+      pages: 3,
+      totalExact: true,
+      next: expect.any(String),
+    });
 
     const walked: EventBody[] = [];
     for (let page = 1; page <= 3; page++) {
       const res = await listEvents(key, `?limit=2&page=${page}`);
-      expect(res.body.pagination).toEqual({ page, limit: 2, total: 5, pages: 3 });
+      expect(res.body.pagination).toEqual({
+        page,
+        limit: 2,
+        total: 5,
+        pages: 3,
+        totalExact: true,
+        next: page < 3 ? expect.any(String) : null,
+      });
       expect(res.body.data).toHaveLength(page < 3 ? 2 : 1);
       walked.push(...res.body.data);
     }
@@ -271,10 +288,13 @@ describe('filters and pagination', () => {
 
     const past = await listEvents(key, '?limit=2&page=4');
     expect(past.status).toBe(200);
-    expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 2, total: 5, pages: 3 } });
+    expect(past.body).toEqual({
+      data: [],
+      pagination: { page: 4, limit: 2, total: 5, pages: 3, totalExact: true, next: null },
+    });
 
     const defaults = await listEvents(key);
-    expect(defaults.body.pagination).toEqual({ page: 1, limit: 50, total: 5, pages: 1 });
+    expect(defaults.body.pagination).toEqual({ page: 1, limit: 50, total: 5, pages: 1, totalExact: true, next: null });
 
     for (const [query, field] of [
       ['page=0', 'page'],
@@ -302,7 +322,10 @@ describe('who sees which events', () => {
     const hrKey = await org.key(['hr:read']);
     const hrList = await listEvents(hrKey);
     expect(hrList.status).toBe(200);
-    expect(hrList.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+    expect(hrList.body).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 50, total: 0, pages: 0, totalExact: true, next: null },
+    });
     const hrTyped = await listEvents(hrKey, '?type=contact.created');
     expect(hrTyped.status).toBe(200);
     expect(hrTyped.body.pagination.total).toBe(0);

@@ -79,7 +79,7 @@ describe('unknown query parameters', () => {
   it('names what the list takes: /finance/invoices?late=true', async () => {
     const res = await server.rest('GET', '/v1/finance/invoices?late=true', { key: admin });
     expectError(res, 400, 'VALIDATION_ERROR', 'late');
-    expect(res.body.error.message).toMatch(/this list takes page, limit, sort, status, .*overdue, q/);
+    expect(res.body.error.message).toMatch(/this list takes page, limit, after, sort, status, .*overdue, q/);
   });
 
   it('are refused repeated too, and a known one still filters', async () => {

@@ -27,7 +27,7 @@ const DELETE = `mutation ($id: ID!) { deleteContact(id: $id) }`;
 const GET = `query ($id: ID!) { contact(id: $id) { ${CONTACT_FIELDS} } }`;
 const LIST = `query ($page: Int, $limit: Int, $sort: ContactSort, $email: String, $company: String, $tag: String, $q: String) {
   contacts(page: $page, limit: $limit, sort: $sort, email: $email, company: $company, tag: $tag, q: $q) {
-    data { ${CONTACT_FIELDS} } pagination { page limit total pages } } }`;
+    data { ${CONTACT_FIELDS} } pagination { page limit total pages totalExact next } } }`;
 
 /** The single error of a failed operation, checked for leaks of internals. */
 function onlyError(res: TestResponse): GraphQLError {
@@ -184,19 +184,36 @@ describe('contacts and contact', () => {
   it('returns data and pagination with defaults page 1 and limit 50', async () => {
     const res = await gql(LIST, {}, { key: listKey });
     expect(res.body.errors, res.text).toBeUndefined();
-    expect(res.body.data.contacts.pagination).toEqual({ page: 1, limit: 50, total: 5, pages: 1 });
+    expect(res.body.data.contacts.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: 5,
+      pages: 1,
+      totalExact: true,
+      next: null,
+    });
     expect(res.body.data.contacts.data.map((c: { id: string }) => c.id)).toEqual(created.map((c) => c.id));
     expect(res.body.data.contacts.data[0]).toEqual(created[0]);
   });
 
   it('pages through with page and limit, past the end answering empty data with the true pagination', async () => {
     const first = await gql(LIST, { page: 1, limit: 2 }, { key: listKey });
-    expect(first.body.data.contacts.pagination).toEqual({ page: 1, limit: 2, total: 5, pages: 3 });
+    expect(first.body.data.contacts.pagination).toEqual({
+      page: 1,
+      limit: 2,
+      total: 5,
+      pages: 3,
+      totalExact: true,
+      next: expect.any(String),
+    });
     expect(first.body.data.contacts.data.map((c: { id: string }) => c.id)).toEqual([created[0]!.id, created[1]!.id]);
     const last = await gql(LIST, { page: 3, limit: 2 }, { key: listKey });
     expect(last.body.data.contacts.data.map((c: { id: string }) => c.id)).toEqual([created[4]!.id]);
     const past = await gql(LIST, { page: 9, limit: 2 }, { key: listKey });
-    expect(past.body.data.contacts).toEqual({ data: [], pagination: { page: 9, limit: 2, total: 5, pages: 3 } });
+    expect(past.body.data.contacts).toEqual({
+      data: [],
+      pagination: { page: 9, limit: 2, total: 5, pages: 3, totalExact: true, next: null },
+    });
   });
 
   it('filters by email, company, tag and q', async () => {

@@ -254,10 +254,17 @@ describe('GET /v1/openapi.json', () => {
     expect(idOf('get', '/exports/{id}/download')).toBe('downloadExport');
   });
 
-  it('declares the headers the answers carry: RateLimit-*, Retry-After and Idempotent-Replayed', () => {
+  it("declares the headers the answers carry: RateLimit-*, Retry-After, Idempotent-Replayed and a list page's Link", () => {
     const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
     expect(Object.keys(doc.components.headers).sort()).toEqual(
-      ['Idempotent-Replayed', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'].sort(),
+      [
+        'Idempotent-Replayed',
+        'Link',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'Retry-After',
+      ].sort(),
     );
     for (const header of Object.values(doc.components.headers as Record<string, any>)) {
       expect(header.schema).toEqual(expect.objectContaining({ type: expect.any(String) }));
@@ -277,6 +284,10 @@ describe('GET /v1/openapi.json', () => {
             expect(response.headers['Idempotent-Replayed'], where).toEqual(ref('Idempotent-Replayed'));
           }
           if (method !== 'post') expect(response.headers['Idempotent-Replayed'], where).toBeUndefined();
+          // A list's page links the next one; nothing else does.
+          const list = method === 'get' && operation.parameters?.some((p: { name: string }) => p.name === 'after');
+          if (list && status === '200') expect(response.headers.Link, where).toEqual(ref('Link'));
+          else expect(response.headers.Link, where).toBeUndefined();
         }
       }
     }

@@ -111,14 +111,21 @@ describe('page and limit', () => {
   it('defaults to page 1 and limit 50, with the pagination arithmetic', async () => {
     const res = await list('');
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: TOTAL, pages: 3 });
+    expect(res.body.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: TOTAL,
+      pages: 3,
+      totalExact: true,
+      next: expect.any(String),
+    });
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(expectedIds.slice(0, 50));
   });
 
   it('returns the remainder on the last page', async () => {
     const res = await list('?page=3&limit=50');
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 3, limit: 50, total: TOTAL, pages: 3 });
+    expect(res.body.pagination).toEqual({ page: 3, limit: 50, total: TOTAL, pages: 3, totalExact: true, next: null });
     expect(res.body.data).toHaveLength(20);
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(expectedIds.slice(100));
   });
@@ -144,19 +151,33 @@ describe('page and limit', () => {
     const res = await list('?limit=100');
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(100);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 100, total: TOTAL, pages: 2 });
+    expect(res.body.pagination).toEqual({
+      page: 1,
+      limit: 100,
+      total: TOTAL,
+      pages: 2,
+      totalExact: true,
+      next: expect.any(String),
+    });
   });
 
   it('answers a page past the end with empty data and the true pagination', async () => {
     const res = await list('?page=4&limit=50');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
-    expect(res.body.pagination).toEqual({ page: 4, limit: 50, total: TOTAL, pages: 3 });
+    expect(res.body.pagination).toEqual({ page: 4, limit: 50, total: TOTAL, pages: 3, totalExact: true, next: null });
 
     const far = await list('?page=1000&limit=7');
     expect(far.status).toBe(200);
     expect(far.body.data).toEqual([]);
-    expect(far.body.pagination).toEqual({ page: 1000, limit: 7, total: TOTAL, pages: 18 });
+    expect(far.body.pagination).toEqual({
+      page: 1000,
+      limit: 7,
+      total: TOTAL,
+      pages: 18,
+      totalExact: true,
+      next: null,
+    });
   });
 
   it.each([
@@ -204,11 +225,25 @@ describe('order', () => {
   it('walks every contact exactly once, createdAt ascending then id, with limit 7', async () => {
     const walked: string[] = [];
     const first = await list('?limit=7');
-    expect(first.body.pagination).toEqual({ page: 1, limit: 7, total: TOTAL, pages: 18 });
+    expect(first.body.pagination).toEqual({
+      page: 1,
+      limit: 7,
+      total: TOTAL,
+      pages: 18,
+      totalExact: true,
+      next: expect.any(String),
+    });
     for (let page = 1; page <= first.body.pagination.pages; page++) {
       const res = await list(`?limit=7&page=${page}`);
       expect(res.status).toBe(200);
-      expect(res.body.pagination).toEqual({ page, limit: 7, total: TOTAL, pages: 18 });
+      expect(res.body.pagination).toEqual({
+        page,
+        limit: 7,
+        total: TOTAL,
+        pages: 18,
+        totalExact: true,
+        next: page < 18 ? expect.any(String) : null,
+      });
       expect(res.body.data.length).toBe(page < 18 ? 7 : TOTAL - 17 * 7);
       walked.push(...res.body.data.map((c: { id: string }) => c.id));
     }
@@ -233,7 +268,14 @@ describe('order', () => {
     for (const page of [1, 2]) {
       const res = await list(`?sort=-createdAt&limit=100&page=${page}`);
       expect(res.status).toBe(200);
-      expect(res.body.pagination).toEqual({ page, limit: 100, total: TOTAL, pages: 2 });
+      expect(res.body.pagination).toEqual({
+        page,
+        limit: 100,
+        total: TOTAL,
+        pages: 2,
+        totalExact: true,
+        next: page < 2 ? expect.any(String) : null,
+      });
       walked.push(...res.body.data.map((c: { id: string }) => c.id));
     }
     expect(walked).toEqual([...expectedIds].reverse());
@@ -244,7 +286,14 @@ describe('order', () => {
     for (const page of [1, 2, 3]) {
       const res = await list(`?sort=email&limit=50&page=${page}`);
       expect(res.status).toBe(200);
-      expect(res.body.pagination).toEqual({ page, limit: 50, total: TOTAL, pages: 3 });
+      expect(res.body.pagination).toEqual({
+        page,
+        limit: 50,
+        total: TOTAL,
+        pages: 3,
+        totalExact: true,
+        next: page < 3 ? expect.any(String) : null,
+      });
       walked.push(...res.body.data.map((c: { email: string }) => c.email));
     }
     expect(walked).toEqual(seeds.map((seed) => seed.email).sort());
@@ -298,13 +347,13 @@ describe('filters', () => {
     const res = await list(`?email=${encodeURIComponent(target.email.toUpperCase())}`);
     expect(res.status).toBe(200);
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual([target.id]);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 1, pages: 1 });
+    expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 1, pages: 1, totalExact: true, next: null });
 
     // Exact, not a prefix or substring.
     const prefix = await list(`?email=${encodeURIComponent(target.email.slice(0, 3))}`);
     expect(prefix.status).toBe(200);
     expect(prefix.body.data).toEqual([]);
-    expect(prefix.body.pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
+    expect(prefix.body.pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0, totalExact: true, next: null });
   });
 
   it('company matches the whole name, whatever its case', async () => {
@@ -323,7 +372,14 @@ describe('filters', () => {
     const res = await list('?tag=lead&limit=100');
     expect(res.status).toBe(200);
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(expected);
-    expect(res.body.pagination).toEqual({ page: 1, limit: 100, total: expected.length, pages: 1 });
+    expect(res.body.pagination).toEqual({
+      page: 1,
+      limit: 100,
+      total: expected.length,
+      pages: 1,
+      totalExact: true,
+      next: null,
+    });
 
     const vip = await list('?tag=vip&limit=100');
     expect(vip.body.pagination.total).toBe(seeds.filter((seed) => seed.tags.includes('vip')).length);
@@ -336,11 +392,11 @@ describe('filters', () => {
       const res = await list(`?q=${q}`);
       expect(res.status).toBe(200);
       expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(expected);
-      expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 4, pages: 1 });
+      expect(res.body.pagination).toEqual({ page: 1, limit: 50, total: 4, pages: 1, totalExact: true, next: null });
     }
     const none = await list('?q=nobody-matches-this');
     expect(none.status).toBe(200);
-    expect(none.body.pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0 });
+    expect(none.body.pagination).toEqual({ page: 1, limit: 50, total: 0, pages: 0, totalExact: true, next: null });
   });
 
   it('q matches % and _ literally, not as wildcards', async () => {
@@ -364,13 +420,27 @@ describe('filters', () => {
     expect(vip.length).toBe(60);
     const page2 = await list('?tag=vip&limit=20&page=2');
     expect(page2.status).toBe(200);
-    expect(page2.body.pagination).toEqual({ page: 2, limit: 20, total: 60, pages: 3 });
+    expect(page2.body.pagination).toEqual({
+      page: 2,
+      limit: 20,
+      total: 60,
+      pages: 3,
+      totalExact: true,
+      next: expect.any(String),
+    });
     expect(page2.body.data.map((c: { id: string }) => c.id)).toEqual(vip.slice(20, 40));
 
     const both = idsInOrder((seed) => seed.company === 'Acme' && seed.tags.includes('lead'));
     const res = await list('?company=Acme&tag=lead&limit=3&page=2');
     expect(res.status).toBe(200);
-    expect(res.body.pagination).toEqual({ page: 2, limit: 3, total: both.length, pages: Math.ceil(both.length / 3) });
+    expect(res.body.pagination).toEqual({
+      page: 2,
+      limit: 3,
+      total: both.length,
+      pages: Math.ceil(both.length / 3),
+      totalExact: true,
+      next: 2 < Math.ceil(both.length / 3) ? expect.any(String) : null,
+    });
     expect(res.body.data.map((c: { id: string }) => c.id)).toEqual(both.slice(3, 6));
   });
 
@@ -387,10 +457,16 @@ describe('an organization without contacts', () => {
     const emptyKey = await (await server.org()).key(['crm:read']);
     const res = await list('', emptyKey);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [], pagination: { page: 1, limit: 50, total: 0, pages: 0 } });
+    expect(res.body).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 50, total: 0, pages: 0, totalExact: true, next: null },
+    });
     const page2 = await list('?page=2&limit=10', emptyKey);
     expect(page2.status).toBe(200);
-    expect(page2.body).toEqual({ data: [], pagination: { page: 2, limit: 10, total: 0, pages: 0 } });
+    expect(page2.body).toEqual({
+      data: [],
+      pagination: { page: 2, limit: 10, total: 0, pages: 0, totalExact: true, next: null },
+    });
   });
 });
 
@@ -405,7 +481,7 @@ describe('GraphQL contacts(page, limit)', () => {
       [4, 50],
     ] as const) {
       const gql = await graphql(
-        `{ contacts(page: ${page}, limit: ${limit}) { data { id } pagination { page limit total pages } } }`,
+        `{ contacts(page: ${page}, limit: ${limit}) { data { id } pagination { page limit total pages totalExact next } } }`,
       );
       expect(gql.status).toBe(200);
       expect(gql.body.errors).toBeUndefined();
@@ -418,8 +494,15 @@ describe('GraphQL contacts(page, limit)', () => {
   });
 
   it('applies the same defaults and limits', async () => {
-    const defaults = await graphql('{ contacts { pagination { page limit total pages } } }');
-    expect(defaults.body.data.contacts.pagination).toEqual({ page: 1, limit: 50, total: TOTAL, pages: 3 });
+    const defaults = await graphql('{ contacts { pagination { page limit total pages totalExact next } } }');
+    expect(defaults.body.data.contacts.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total: TOTAL,
+      pages: 3,
+      totalExact: true,
+      next: expect.any(String),
+    });
 
     const tooMany = await graphql('{ contacts(limit: 101) { pagination { total } } }');
     expect(tooMany.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });

@@ -134,7 +134,7 @@ describe('REST /v1/users', () => {
     const all = await server.rest('GET', '/v1/users', { key });
     expect(all.status).toBe(200);
     expect(all.body.data.map((u: Body) => u.id)).toEqual([adminId, zoe.id, bob.id, ann.id]);
-    expect(all.body.pagination).toEqual({ page: 1, limit: 50, total: 4, pages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, limit: 50, total: 4, pages: 1, totalExact: true, next: null });
     expect(all.body.data[1]).toEqual(zoe);
     expectNoPassword(all);
 

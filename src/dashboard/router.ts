@@ -6,10 +6,17 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { EVENT_TYPES } from '../events/catalogue.js';
 import { TEST_EVENT_TYPE } from '../events/system-events.js';
+import { userScopes } from '../auth/user-scopes.js';
+import { declaredResources } from '../graphql/kit/declared.js';
+import type { Services } from '../graphql/modules.js';
+import { getSchema } from '../graphql/schema.js';
 import type { SessionService } from '../graphql/system/session/service.js';
 import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
-import { serveHashedAssets } from '../http/hashed-assets.js';
+import { madeOnce, serveHashedAssets } from '../http/hashed-assets.js';
 import { dashboardBundle, type DashboardBundle } from './bundle.js';
+import { buildCatalogue, catalogueFor } from './catalogue.js';
+import { documentDownloads } from './documents.js';
+import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
 import { dashboardPage } from './page.js';
 import { recordPathsMeta } from './record-paths.js';
 
@@ -19,7 +26,12 @@ const RECORD_PATHS = recordPathsMeta();
 
 export interface DashboardDependencies {
   sessions: SessionService;
+  /** For the finance documents' and the exports' downloads (documents.ts, export-download.ts). */
+  services: Services;
 }
+
+/** The catalogue of every declared resource, built once per process from the declarations and the schema. */
+const dashboardCatalogue = madeOnce(async () => buildCatalogue(declaredResources(), await getSchema()));
 
 /** Scripts, styles and requests from this origin only; no inline script or style, no framing. */
 const CSP = [
@@ -33,13 +45,16 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export function dashboardRouter({ sessions }: DashboardDependencies): Router {
+export function dashboardRouter({ sessions, services }: DashboardDependencies): Router {
   const router = express.Router();
+  router.use(documentDownloads({ sessions, services }));
 
   router.get(
     '/assets/:name',
     serveHashedAssets(async () => (await dashboardBundle()).assets),
   );
+
+  router.get(EXPORT_DOWNLOAD_PATH, exportDownload({ sessions, exports: services.exports }));
 
   router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
     const user = await signedInUser(req, sessions);
@@ -47,13 +62,18 @@ export function dashboardRouter({ sessions }: DashboardDependencies): Router {
       return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
     }
     const bundle: DashboardBundle = await dashboardBundle();
+    const catalogue = catalogueFor(await dashboardCatalogue(), declaredResources(), userScopes(user));
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res
-      .type('html')
-      .send(
-        dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES, recordPaths: RECORD_PATHS }),
-      );
+    res.type('html').send(
+      dashboardPage({
+        bundle,
+        csrf: csrfToken(req, res),
+        eventTypes: EVENT_TYPE_NAMES,
+        catalogue,
+        recordPaths: RECORD_PATHS,
+      }),
+    );
   });
 
   return router;

@@ -31,6 +31,7 @@ import type { SharedRateLimiter } from '../http/rate-limit.js';
 import { parseInput, parseQuery } from '../validation.js';
 import type { OutageLog } from '../outage-log.js';
 import { prepareOperation, runOperation } from './execute.js';
+import { nextPageLink } from './next-page-link.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import type { DirectRoute } from './direct-lane.js';
 import { RouteTable, type TableRow } from './route-table.js';
@@ -160,7 +161,11 @@ export function createRestRouter(deps: RestDependencies): Rest {
       if (result.body === undefined) {
         res.statusCode = result.status;
         res.end();
-      } else sendJson(res, result.status, result.body);
+      } else {
+        const next = row.method === 'get' ? nextPageLink(req.originalUrl, result.body) : undefined;
+        if (next) res.setHeader('Link', next);
+        sendJson(res, result.status, result.body);
+      }
       deps.outages.passed();
     };
     router[row.method](row.path, handler);

@@ -31,9 +31,16 @@ function queryParameters(query: z.ZodType | undefined) {
   const json = toSchema(query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const shape = query.shape as Record<string, z.ZodType>;
   return Object.entries(json.properties ?? {}).map(([name, { description, ...schema }]) => {
-    // z.toJSONSchema leaves defaults out of input schemas; a client wants to know them.
+    // z.toJSONSchema leaves defaults out of input schemas (a schema's own, or one its metadata states, as
+    // page's: applied by the list, not the schema); a client wants to know them.
     const field = shape[name];
-    const fallback = field instanceof z.ZodDefault ? { default: field.def.defaultValue } : {};
+    const stated = field && z.globalRegistry.get(field)?.default;
+    const fallback =
+      field instanceof z.ZodDefault
+        ? { default: field.def.defaultValue }
+        : stated !== undefined
+          ? { default: stated }
+          : {};
     return {
       name,
       in: 'query',
@@ -83,6 +90,11 @@ const HEADERS = {
     description: 'Present (`true`) when this is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
+  Link: {
+    description:
+      'On a list page with a next one: `<the same request with after=pagination.next>; rel="next"` (RFC 8288).',
+    schema: { type: 'string' },
+  },
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -97,11 +109,12 @@ const RETRY_STATUSES = new Set(['429', '503']);
 /** Statuses a replayed POST may answer with: its first answer's (a success, or a client error it stored). */
 const NOT_REPLAYED = new Set(['401', '413', '415', '429', '500', '503']);
 
-/** Each response of an operation with the headers it may carry. */
-function withHeaders(responses: Record<string, Record<string, unknown>>, method: string) {
+/** Each response of an operation with the headers it may carry (`paged`: a list, whose 200 may link the next page). */
+function withHeaders(responses: Record<string, Record<string, unknown>>, method: string, paged: boolean) {
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
       const names = [...RATE_LIMIT_HEADERS];
+      if (paged && status === '200') names.push('Link');
       if (RETRY_STATUSES.has(status)) names.push('Retry-After');
       if (method === 'post' && !NOT_REPLAYED.has(status)) names.push('Idempotent-Replayed');
       const headers = { ...(response.headers as object | undefined), ...headerRefs(names) };
@@ -254,6 +267,7 @@ function operationOf(row: RestRoute, components: Components) {
         ...errorResponses(row),
       },
       row.method,
+      row.method === 'get' && row.query instanceof z.ZodObject && 'after' in row.query.shape,
     ),
   };
 }

@@ -3,16 +3,30 @@
 // clear message when the session has ended.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
-import { dataSection } from './pages/data/section.js';
+import { mergeSections } from './navigation.js';
 import { developersSection } from './pages/developers/section.js';
-import { HomePage } from './pages/home.js';
+import { financeDesk } from './pages/finance/section.js';
+import { hrDesk } from './pages/hr/section.js';
+import { OverviewPage } from './pages/overview/overview.js';
+import { salesDesk } from './pages/sales/section.js';
 import { settingsSection } from './pages/settings/section.js';
+import { RECORD_ROUTES, RECORD_SECTIONS } from './records/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
 import { ErrorMessage, Link, Loading, useEscapeCloses, useQuery } from './ui.js';
 
-const SECTIONS: Section[] = [dataSection, settingsSection, developersSection];
-const HOME: Route = { path: '/', page: HomePage };
+// The desks' sections go before RECORD_SECTIONS: sections of one title merge, a desk's links first.
+const SECTIONS: Section[] = mergeSections([
+  salesDesk,
+  hrDesk,
+  financeDesk,
+  ...RECORD_SECTIONS,
+  settingsSection,
+  developersSection,
+]);
+const HOME: Route = { path: '/', page: OverviewPage };
+/** Every section's own routes, then the generic record pages of every resource (records/section.tsx). */
+const ROUTES: Route[] = [HOME, ...SECTIONS.flatMap((section) => section.routes), ...RECORD_ROUTES];
 
 const VIEWER = `query Viewer {
   viewer { user { id email name role } organization { id name } scopes credentialType }
@@ -56,9 +70,8 @@ function Frame({ viewer }: { viewer: Viewer }) {
     setMenuOpen(false);
     menuButton.current?.focus();
   });
-  const routes = [HOME, ...SECTIONS.flatMap((section) => section.routes)];
   let found: { route: Route; params: Record<string, string> } | undefined;
-  for (const route of routes) {
+  for (const route of ROUTES) {
     const params = match(route.path, path);
     if (params) {
       found = { route, params };

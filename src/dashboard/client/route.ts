@@ -32,6 +32,9 @@ export function useLocation(): Location {
   useEffect(() => {
     const update = () => setValue(current());
     listeners.add(update);
+    // A navigation before this subscribed (a child's effect runs first, e.g. a redirect's) is not missed.
+    const now = current();
+    if (now.path !== value.path || now.query.toString() !== value.query.toString()) update();
     return () => void listeners.delete(update);
   }, []);
   return value;

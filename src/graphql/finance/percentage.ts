@@ -1,32 +1,10 @@
-// Percentages as finance takes and shows them: decimal strings ("19", "8.875",
-// "12.5") with at most 4 decimals, never binary floats. Computed with as whole
-// ten-thousandths of a percent (BigInt), so "8.875" is 88,750 and a rate applies
-// exactly; shown in their shortest form ("19.50" is "19.5").
+// Percentages as finance takes them: decimal strings with at most 4 decimals,
+// never binary floats (the arithmetic is percentage-scale.ts, which the
+// dashboard bundles too; this adds the input schema).
 import { z } from 'zod';
+import { canonicalPercentage, DECIMAL_PERCENTAGE, scaledPercentage } from './percentage-scale.js';
 
-/** Ten-thousandths per percent: the scale of a parsed percentage. */
-export const PERCENT_SCALE = 10_000n;
-/** 100 % in that scale. */
-export const HUNDRED_PERCENT = 100n * PERCENT_SCALE;
-
-const DECIMAL = /^\d{1,3}(\.\d{1,4})?$/;
-
-/** The percentage in ten-thousandths of a percent: "8.875" is 88750n. */
-export function scaledPercentage(percentage: string): bigint {
-  if (!DECIMAL.test(percentage)) throw new Error(`not a percentage: ${percentage}`);
-  const [whole, fraction = ''] = percentage.split('.');
-  return BigInt(whole!) * PERCENT_SCALE + BigInt(fraction.padEnd(4, '0'));
-}
-
-/** Its shortest decimal form: no leading zeros, no trailing decimal zeros ("019.50" is "19.5", "0.0" is "0"). */
-export function canonicalPercentage(percentage: string): string {
-  const scaled = scaledPercentage(percentage);
-  const whole = scaled / PERCENT_SCALE;
-  const fraction = String(scaled % PERCENT_SCALE)
-    .padStart(4, '0')
-    .replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : String(whole);
-}
+export { canonicalPercentage, HUNDRED_PERCENT, PERCENT_SCALE, scaledPercentage } from './percentage-scale.js';
 
 /**
  * A percentage given as a decimal string, from `min` (inclusive unless
@@ -40,10 +18,10 @@ export function percentageSchema({ min, max, aboveMin = false }: { min: number; 
   return (
     z
       .string(message)
-      .regex(DECIMAL, message)
+      .regex(DECIMAL_PERCENTAGE, message)
       // zod runs this after a failed regex too: only a decimal is compared.
       .refine((value) => {
-        if (!DECIMAL.test(value)) return true;
+        if (!DECIMAL_PERCENTAGE.test(value)) return true;
         const scaled = scaledPercentage(value);
         return (aboveMin ? scaled > low : scaled >= low) && scaled <= high;
       }, message)

@@ -6,15 +6,18 @@
 // What keeps it flat as a table grows (docs/architecture.md, "Performance"):
 // - the total of an unfiltered list is read from "RecordCount", kept by
 //   triggers in each insert's and delete's transaction, not counted row by row;
-// - a filtered list counts through the filter's index;
+// - a filtered list counts through the filter's index, exactly up to COUNT_CAP;
+// - `after` (a cursor) pages by key: a page at any depth reads what the first does;
 // - a deep page finds its ids in the index first and reads only those rows;
 // - statements are named, so each connection parses and plans them once.
 import type pg from 'pg';
 import type { Principal } from '../../auth/principal.js';
 import { parseInput } from '../../validation.js';
-import { qualifiedColumn, sqlSelectOf, type PublicType } from './fields.js';
+import { invalidField } from '../../errors.js';
+import { keysetOf, nextCursor } from './cursor.js';
+import { publicFieldsOf, qualifiedColumn, sqlSelectOf, type PublicType } from './fields.js';
 import { orderOf, whereOf, type AnyListDefinition } from './list.js';
-import { pageWindow, paginationOf, type Page, type PageRequest } from './page.js';
+import { COUNT_CAP, pageWindow, paginationOf, type Page, type PageRequest } from './page.js';
 import { namedStatement } from './statements.js';
 
 /** What a resource's list reads: its table, its public type and its list definition. */
@@ -38,41 +41,75 @@ export async function listPage<T>(
   parsed = false,
 ): Promise<Page<T>> {
   const filter = (parsed ? args : parseInput(list.schema, args)) as PageRequest & Record<string, unknown>;
+  refusePageWithCursor(filter);
+  const sort = filter.sort as string | undefined;
   const where = whereOf(list, principal.organizationId, filter, table);
+  const filtered = where.params.length > 1;
   if (narrow) {
     where.params.push(narrow.value);
     where.sql += ` and ${narrow.where(`$${where.params.length}`)}`;
   }
+  const params = [...where.params];
+  const keyset = keysetOf(
+    table,
+    { sort, after: filter.after, filters: filtersOf(list, filter), nullable: (field) => isNullable(type, field) },
+    params,
+  );
+  const condition = keyset.condition ? `${where.sql} and ${keyset.condition}` : where.sql;
   const { skip, take } = pageWindow(filter);
-  const order = orderOf(table, filter.sort as string | undefined);
-  const n = where.params.length;
-  const window = `order by ${order} limit $${n + 1} offset $${n + 2}`;
+  const n = params.length;
+  // One row more than the page: whether there is a next page, without counting.
+  const window = `order by ${orderOf(table, sort)} limit $${n + 1} offset $${n + 2}`;
   const quoted = `"${table}"`;
   const text =
     skip < DEFERRED_JOIN_OFFSET
-      ? `select ${sqlSelectOf(type, table)} from ${quoted} where ${where.sql} ${window}`
+      ? `select ${sqlSelectOf(type, table)} from ${quoted} where ${condition} ${window}`
       : `select ${sqlSelectOf(type, table)} from ${quoted}
-         join (select ${qualifiedColumn(table, 'id')} as page_id from ${quoted} where ${where.sql} ${window}) page
+         join (select ${qualifiedColumn(table, 'id')} as page_id from ${quoted} where ${condition} ${window}) page
            on ${qualifiedColumn(table, 'id')} = page.page_id
-         order by ${order}`;
-  const filtered = n > 1;
-  const [page, total] = await Promise.all([
-    pool.query<T & object>(namedStatement(text, [...where.params, take, skip])),
-    filtered ? countRows(pool, quoted, where) : countedRows(pool, table, principal.organizationId),
+         order by ${orderOf(table, sort)}`;
+  const [page, counted] = await Promise.all([
+    pool.query<T & object>(namedStatement(text, [...params, take + 1, skip])),
+    filtered || narrow ? countRows(pool, quoted, where) : countedRows(pool, table, principal),
   ]);
-  return { data: page.rows, pagination: paginationOf(filter, total) };
+  const more = page.rows.length > take;
+  const data = more ? page.rows.slice(0, take) : page.rows;
+  const next = nextCursor(data as Record<string, unknown>[], more, keyset.binding, keyset.order.field);
+  return { data, pagination: paginationOf(filter, { ...counted, next }) };
 }
 
-async function countRows(pool: pg.Pool, quotedTable: string, where: { sql: string; params: unknown[] }) {
-  const text = `select count(*)::int as total from ${quotedTable} where ${where.sql}`;
-  const { rows } = await pool.query<{ total: number }>(namedStatement(text, where.params));
-  return rows[0]!.total;
+/** `page` and `after` are two ways to say where a page starts: one at a time. */
+export function refusePageWithCursor({ page, after }: PageRequest): void {
+  if (after && page !== undefined) {
+    throw invalidField('page', 'cannot be given with after: a cursor says where the page starts');
+  }
+}
+
+const isNullable = (type: PublicType, field: string) =>
+  publicFieldsOf(type).find((each) => each.name === field)?.nullable ?? false;
+
+/** The filters given, by name: what a cursor is bound to besides the table and sort. */
+function filtersOf(list: AnyListDefinition, filter: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(list.filters).map((name) => [name, filter[name]]));
+}
+
+/**
+ * A filtered list's matches, counted exactly up to COUNT_CAP and no further: a
+ * search for a common word at a million rows stops there and says the total is
+ * a lower bound, rather than counting every match for each page.
+ */
+export async function countRows(pool: pg.Pool, quotedTable: string, where: { sql: string; params: unknown[] }) {
+  const n = where.params.length;
+  const text = `select count(*)::int as total from (select 1 from ${quotedTable} where ${where.sql} limit $${n + 1}) capped`;
+  const { rows } = await pool.query<{ total: number }>(namedStatement(text, [...where.params, COUNT_CAP + 1]));
+  const total = rows[0]!.total;
+  return total > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total };
 }
 
 const COUNTED = `select coalesce(sum(count), 0)::int as total from "RecordCount" where "tableName" = $1 and "organizationId" = $2`;
 
 /** The organization's row count of `table`, as the count triggers keep it (every shard summed). */
-async function countedRows(pool: pg.Pool, table: string, organizationId: string) {
-  const { rows } = await pool.query<{ total: number }>(namedStatement(COUNTED, [table, organizationId]));
-  return rows[0]!.total;
+async function countedRows(pool: pg.Pool, table: string, principal: Principal) {
+  const { rows } = await pool.query<{ total: number }>(namedStatement(COUNTED, [table, principal.organizationId]));
+  return { total: rows[0]!.total };
 }

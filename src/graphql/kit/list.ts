@@ -46,7 +46,7 @@ export interface ListDefinition<F extends Filters, S extends string> {
     },
     z.core.$strict
   >;
-  /** The GraphQL arguments: page, limit, sort and each filter. */
+  /** The GraphQL arguments: page, limit, after, sort and each filter. */
   Args: ClassType;
   /** `$page: Int, $limit: Int, ...` and `page: $page, ...`, for the REST operation. */
   variables: { declarations: string; arguments: string };
@@ -110,6 +110,7 @@ export function defineList<F extends Filters, S extends string>(
   const argTypes: [string, GraphQLTypeFunction, string][] = [
     ['page', () => Int, 'From 1; default 1.'],
     ['limit', () => Int, '1 to 100; default 50.'],
+    ['after', () => String, "The page after this cursor (a previous page's pagination.next); not with page."],
     ['sort', () => Sort, 'Default: createdAt, oldest first.'],
     ...Object.entries(filters).map(([key, f]): [string, GraphQLTypeFunction, string] => [
       key,

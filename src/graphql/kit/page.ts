@@ -1,5 +1,6 @@
-// page/limit arguments and the pagination object of list responses (docs/decisions.md, "REST":
-// page >= 1, default 1; limit 1..100, default 50; out of range is a 400 naming it).
+// page/limit/after arguments and the pagination object of list responses (docs/decisions.md, "REST":
+// page >= 1, default 1; limit 1..100, default 50; out of range is a 400 naming it; "Cursor pages":
+// `after` takes the cursor of `pagination.next` and pages by key, flat at any depth).
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { z } from 'zod';
 
@@ -8,6 +9,9 @@ export const MAX_LIMIT = 100;
 
 /** The largest page number or timestamp a GraphQL Int carries. */
 export const MAX_INT = 2_147_483_647;
+
+/** Longer than any cursor the service makes (kit/cursor.ts): a longer `after` is refused unread. */
+export const MAX_CURSOR_LENGTH = 512;
 
 /**
  * A whole number from a query string ("42") or a GraphQL Int (42). Only plain
@@ -26,38 +30,78 @@ const limitNumber = `must be an integer from 1 to ${MAX_LIMIT}`;
 export const pageSchema = z.object({
   page: wholeNumber(pageNumber)
     .pipe(z.number().min(1, pageNumber).max(MAX_INT, `must be at most ${MAX_INT}`))
-    .default(1)
-    // The preprocess step hides the bounds from z.toJSONSchema: state them for OpenAPI.
+    // Not defaulted here: a list tells a page asked for from none (refused beside `after`); 1 when neither.
+    .optional()
+    // The preprocess step hides the bounds from z.toJSONSchema: state them (and the default) for OpenAPI.
     .meta({ type: 'integer', minimum: 1, maximum: MAX_INT, default: 1, description: 'Page number, from 1.' }),
   limit: wholeNumber(limitNumber)
     .pipe(z.number().min(1, limitNumber).max(MAX_LIMIT, limitNumber))
     .default(DEFAULT_LIMIT)
     .meta({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Page size.' }),
+  after: z
+    .string('must be the cursor of a previous page (pagination.next)')
+    .min(1, 'must be the cursor of a previous page (pagination.next)')
+    .max(MAX_CURSOR_LENGTH, 'must be the cursor of a previous page (pagination.next)')
+    .optional()
+    .meta({
+      description:
+        "The page after this cursor (a previous page's `pagination.next`), with the same sort and filters: as fast at any depth as the first page. Not with `page`.",
+    }),
 });
 
 export type PageRequest = z.output<typeof pageSchema>;
 
+/** A filtered list counts its matches up to here exactly; past it, `total` says "at least" (totalExact false). */
+export const COUNT_CAP = 1_000;
+
 @ObjectType({ simpleResolvers: true })
 export class Pagination {
-  @Field(() => Int, { description: 'Current page number, from 1.' })
-  page!: number;
+  @Field(() => Int, { nullable: true, description: 'Current page number, from 1; null on a page reached by `after`.' })
+  page!: number | null;
 
   @Field(() => Int, { description: 'Page size used.' })
   limit!: number;
 
-  @Field(() => Int, { description: 'Total number of items.' })
+  @Field(() => Int, {
+    description: 'Total number of items; with `totalExact` false, a lower bound (a filter matching very many).',
+  })
   total!: number;
 
-  @Field(() => Int, { description: 'Total number of pages.' })
+  @Field(() => Int, { description: 'Total number of pages (of `total`).' })
   pages!: number;
+
+  @Field(() => Boolean, {
+    description: `Whether \`total\` is exact: false when a filtered list matches more than ${COUNT_CAP.toLocaleString('en')} (then counted to there).`,
+  })
+  totalExact!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The cursor of the next page, for `after`; null on the last page.',
+  })
+  next!: string | null;
 }
 
-export function paginationOf({ page, limit }: PageRequest, total: number): Pagination {
-  return { page, limit, total, pages: Math.ceil(total / limit) };
+/** What a page knows beside its request: the total (and whether it is exact) and the next page's cursor. */
+export interface PageFacts {
+  total: number;
+  totalExact?: boolean;
+  next?: string | null;
 }
 
-export function pageWindow({ page, limit }: PageRequest): { skip: number; take: number } {
-  return { skip: (page - 1) * limit, take: limit };
+export function paginationOf(
+  { page, limit, after }: PageRequest,
+  { total, totalExact = true, next = null }: PageFacts,
+): Pagination {
+  return { page: after ? null : (page ?? 1), limit, total, pages: Math.ceil(total / limit), totalExact, next };
+}
+
+/** Where a page starts: by offset for `page`; at the cursor's key for `after` (the statement's condition). */
+export function pageWindow({ page, limit, after }: Pick<PageRequest, 'page' | 'limit'> & { after?: string }): {
+  skip: number;
+  take: number;
+} {
+  return { skip: after ? 0 : ((page ?? 1) - 1) * limit, take: limit };
 }
 
 /** A list answer: one page of records and the pagination object. */

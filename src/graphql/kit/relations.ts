@@ -89,7 +89,11 @@ function referringField<S extends { id: string }>(options: {
       prototype,
       name,
       (record: { id: string }, args: RelationPageArgs, ctx: Context) => {
-        const window = parseInput(pageSchema, { page: args.page ?? undefined, limit: args.limit ?? undefined });
+        const { page = 1, limit } = parseInput(pageSchema, {
+          page: args.page ?? undefined,
+          limit: args.limit ?? undefined,
+        });
+        const window = { page, limit };
         const principal = requirePrincipal(ctx);
         const loader = loaderFor<string, Page<S>>(
           ctx,

@@ -114,7 +114,7 @@ export class ResourceService<T extends { id: string }> {
     }
     return keys.map((key) => {
       const { data, total } = groups.get(key)!;
-      return { data, pagination: paginationOf(window, total) };
+      return { data, pagination: paginationOf(window, { total }) };
     });
   }
 

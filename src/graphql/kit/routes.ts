@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { responseSchemaOf, selectionOf, type PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
 import type { AnyListDefinition } from './list.js';
+import { COUNT_CAP } from './page.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
 
@@ -110,10 +111,16 @@ export function route<Q extends z.ZodType, B extends z.ZodType>(row: RestRoute<Q
 
 export const paginationSchema = z
   .object({
-    page: z.int().min(1),
+    page: z.int().min(1).nullable().meta({ description: 'The page number; null on a page reached by `after`.' }),
     limit: z.int().min(1).max(100),
-    total: z.int().min(0),
+    total: z.int().min(0).meta({ description: 'With `totalExact` false, a lower bound.' }),
     pages: z.int().min(0),
+    totalExact: z.boolean().meta({
+      description: `False when a filtered list matches more than ${COUNT_CAP}: then counted to there.`,
+    }),
+    next: z.string().nullable().meta({
+      description: 'The cursor of the next page, for `after`; null on the last page. Also the `Link` header.',
+    }),
   })
   .meta({ id: 'Pagination' });
 
@@ -129,7 +136,7 @@ export function pageOf(item: z.ZodType, id: string): z.ZodType {
   return page;
 }
 
-export const PAGINATION_SELECTION = 'pagination { page limit total pages }';
+export const PAGINATION_SELECTION = 'pagination { page limit total pages totalExact next }';
 
 export interface ResourceRoutesOptions {
   /** e.g. /crm/contacts */

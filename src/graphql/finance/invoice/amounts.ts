@@ -13,8 +13,10 @@
 // Document: subtotal = Σ gross, discountTotal = Σ discount, taxTotal = Σ every
 // tax, taxes = per rate Σ taxable and Σ tax, total = subtotal − discountTotal +
 // Σ exclusive taxes.
+// The dashboard's invoice editor bundles this very file to show these totals as
+// you type: it imports nothing but dependency-free modules (keep it so).
 import { invalidField } from '../../../errors.js';
-import { canonicalPercentage, HUNDRED_PERCENT, scaledPercentage } from '../percentage.js';
+import { canonicalPercentage, HUNDRED_PERCENT, scaledPercentage } from '../percentage-scale.js';
 
 /** What pricing needs of a tax rate. */
 export interface TaxRateTerms {

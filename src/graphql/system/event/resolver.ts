@@ -1,13 +1,14 @@
 // Events need a credential but no particular scope: what it can read is
 // filtered by its scopes in EventService.
-import { Arg, Args, ArgsType, Ctx, Field, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { PageOf, type Page } from '../../kit/page.js';
 import { lookupOptions } from '../../kit/lookup.js';
+import { loaderFor } from '../../kit/loaders.js';
 import { Requires } from '../../kit/scope.js';
-import { Event } from './type.js';
+import { Event, EventActor } from './type.js';
 import { EventTypeEnum } from './event-type-enum.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { sortValueName } from '../../kit/list.js';
@@ -28,6 +29,12 @@ class EventListArgs {
 
   @Field(() => Int, { nullable: true, description: '1 to 100; default 50.' })
   limit?: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The page after this cursor (a previous page's pagination.next); not with page.",
+  })
+  after?: string;
 
   @Field(() => EventTypeEnum, { nullable: true, description: 'Only events of this type.' })
   type?: string;
@@ -57,5 +64,23 @@ export class EventResolver {
   @Query(() => Event, lookupOptions('event'))
   event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Event> {
     return ctx.services.events.get(requirePrincipal(ctx), id);
+  }
+}
+
+@Resolver(() => EventActor)
+export class EventActorResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      "Who it is, in words: the user's name (else email), the API key's or OAuth app's name, System; " +
+      'null once the user, key or app is deleted.',
+  })
+  name(@Root() actor: EventActor, @Ctx() ctx: Context): Promise<string | null> {
+    const principal = requirePrincipal(ctx);
+    // One query for a page of events' actors, not one per event.
+    const loader = loaderFor<EventActor, string | null>(ctx, 'EventActor.name', (actors) =>
+      ctx.services.events.actorNames(principal, actors),
+    );
+    return loader.load(actor);
   }
 }

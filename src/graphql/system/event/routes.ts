@@ -13,8 +13,8 @@ export const eventRoutes = [
     summary: 'List events',
     description:
       'Events of the organization whose area the credential can read, oldest first unless `sort=-createdAt`; `objectId` gives one record’s history.',
-    operation: `query ($page: Int, $limit: Int, $type: EventType, $since: Int, $objectId: ID, $sort: EventSort) {
-      events(page: $page, limit: $limit, type: $type, since: $since, objectId: $objectId, sort: $sort) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
+    operation: `query ($page: Int, $limit: Int, $after: String, $type: EventType, $since: Int, $objectId: ID, $sort: EventSort) {
+      events(page: $page, limit: $limit, after: $after, type: $type, since: $since, objectId: $objectId, sort: $sort) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
     query: eventFilterSchema,
     variables: ({ query }) => (typeof query.sort === 'string' ? { ...query, sort: sortValueName(query.sort) } : query),
     status: 200,

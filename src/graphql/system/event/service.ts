@@ -13,7 +13,11 @@ import type { ServiceDependencies } from '../../kit/module.js';
 import { parseInput } from '../../../validation.js';
 import { namedStatement } from '../../kit/statements.js';
 import { text } from '../../kit/values.js';
+import { keysetOf, nextCursor } from '../../kit/cursor.js';
+import { countRows, refusePageWithCursor } from '../../kit/list-query.js';
 import { MAX_INT, pageSchema, pageWindow, paginationOf, wholeNumber, type Page } from '../../kit/page.js';
+import type { Actor } from '../../../auth/principal.js';
+import { actorNames } from './actor-names.js';
 import type { Event } from './type.js';
 
 /** The orders an event list takes: oldest first (the default), newest first. */
@@ -75,22 +79,35 @@ export class EventService {
 
   async list(principal: Principal, args: unknown): Promise<Page<Event>> {
     const filter = parseInput(eventFilterSchema, args);
+    refusePageWithCursor(filter);
     const readable = readableEventTypes(principal.scopes);
     const types = filter.type ? readable.filter((type) => type === filter.type) : readable;
     const where = eventConditions(principal.organizationId, types, filter);
+    const params = [...where.params];
+    const { type, objectId, since, after } = filter;
+    const keyset = keysetOf('Event', { sort: filter.sort, after, filters: { type, objectId, since } }, params);
+    const condition = keyset.condition ? `${where.sql} and ${keyset.condition}` : where.sql;
     const { skip, take } = pageWindow(filter);
-    const n = where.params.length;
+    const n = params.length;
     const order = filter.sort === '-createdAt' ? '"createdAt" desc, id desc' : '"createdAt", id';
-    const page = `select * from "Event" where ${where.sql} order by ${order} limit $${n + 1} offset $${n + 2}`;
-    const count = `select count(*)::int as total from "Event" where ${where.sql}`;
+    const page = `select * from "Event" where ${condition} order by ${order} limit $${n + 1} offset $${n + 2}`;
     const [rows, counted] = await Promise.all([
-      this.pool.query<EventRow>(namedStatement(page, [...where.params, take, skip])),
-      this.pool.query<{ total: number }>(namedStatement(count, where.params)),
+      this.pool.query<EventRow>(namedStatement(page, [...params, take + 1, skip])),
+      countRows(this.pool, '"Event"', where),
     ]);
+    const more = rows.rows.length > take;
+    const data = more ? rows.rows.slice(0, take) : rows.rows;
+    const last = data.at(-1);
+    const lastKey = last ? [{ id: last.id, createdAt: last.createdAt.toISOString() }] : [];
     return {
-      data: rows.rows.map((row) => visibleTo(principal, eventEnvelope(row))),
-      pagination: paginationOf(filter, counted.rows[0]!.total),
+      data: data.map((row) => visibleTo(principal, eventEnvelope(row))),
+      pagination: paginationOf(filter, { ...counted, next: nextCursor(lastKey, more, keyset.binding, 'createdAt') }),
     };
+  }
+
+  /** The names of these actors of the caller's organization's events (actor-names.ts). */
+  actorNames(principal: Principal, actors: readonly Actor[]): Promise<(string | null)[]> {
+    return actorNames(this.pool, principal.organizationId, actors);
   }
 
   async get(principal: Principal, id: string): Promise<Event> {

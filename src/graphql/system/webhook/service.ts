@@ -26,7 +26,8 @@ import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '.
 import { parseInput } from '../../../validation.js';
 import { toPublic } from '../../kit/fields.js';
 import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
-import { listPage } from '../../kit/list-query.js';
+import { keysetOf, nextCursor } from '../../kit/cursor.js';
+import { listPage, refusePageWithCursor } from '../../kit/list-query.js';
 import { orderOf, whereOf } from '../../kit/list.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { pageWindow, paginationOf, type Page, type PageRequest } from '../../kit/page.js';
@@ -221,10 +222,16 @@ export class WebhookService {
   async deliveries(principal: Principal, webhookId: string, args: unknown): Promise<Page<WebhookDelivery>> {
     await this.find(principal, webhookId);
     const filter = parseInput(deliveryList.schema, args) as PageRequest & Record<string, unknown>;
+    refusePageWithCursor(filter);
     const table = 'WebhookDelivery';
+    const sort = filter.sort as string | undefined;
     const where = whereOf(deliveryList, principal.organizationId, filter, table);
     const params = [...where.params, webhookId];
     const condition = `${where.sql} and "${table}"."webhookId" = $${params.length}`;
+    const filters = Object.fromEntries(Object.keys(deliveryList.filters).map((name) => [name, filter[name]]));
+    const pageParams = [...params];
+    const keyset = keysetOf(table, { sort, after: filter.after, filters: { ...filters, webhookId } }, pageParams);
+    const pageCondition = keyset.condition ? `${condition} and ${keyset.condition}` : condition;
     const { skip, take } = pageWindow(filter);
     // The page and its total from one snapshot: attempts are logged all the time, and a
     // total read a moment apart from its page could count fewer rows than the page holds.
@@ -233,17 +240,20 @@ export class WebhookService {
     try {
       await client.query('begin isolation level repeatable read read only');
       const page = await client.query<WebhookDelivery>({
-        text: `select ${sqlSelectOf(WebhookDelivery, table)} from "${table}" where ${condition}
-               order by ${orderOf(table, filter.sort as string | undefined)}
-               limit $${params.length + 1} offset $${params.length + 2}`,
-        values: [...params, take, skip],
+        text: `select ${sqlSelectOf(WebhookDelivery, table)} from "${table}" where ${pageCondition}
+               order by ${orderOf(table, sort)}
+               limit $${pageParams.length + 1} offset $${pageParams.length + 2}`,
+        values: [...pageParams, take + 1, skip],
       });
       const count = await client.query<{ total: number }>({
         text: `select count(*)::int as total from "${table}" where ${condition}`,
         values: params,
       });
       await client.query('commit');
-      return { data: page.rows, pagination: paginationOf(filter, count.rows[0]!.total) };
+      const more = page.rows.length > take;
+      const data = more ? page.rows.slice(0, take) : page.rows;
+      const next = nextCursor(data as object[] as Record<string, unknown>[], more, keyset.binding, keyset.order.field);
+      return { data, pagination: paginationOf(filter, { total: count.rows[0]!.total, next }) };
     } catch (error) {
       await client.query('rollback').catch((failed: Error) => (broken = failed));
       throw error;

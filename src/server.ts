@@ -12,6 +12,7 @@ import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
 import { RETRY_AFTER_SECONDS } from './db/unavailable.js';
 import { DomainError } from './errors.js';
 import { dashboardRouter } from './dashboard/router.js';
+import { FAVICON_PATH, sendFavicon } from './http/favicon.js';
 import { docsRouter } from './docs/router.js';
 import { createServices, type Services } from './graphql/modules.js';
 import { getSchema } from './graphql/schema.js';
@@ -158,6 +159,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   app.use('/oauth', ...guards, oauth, oauthErrorHandler(logger));
   app.use(...guards);
   app.get('/.well-known/oauth-authorization-server', metadataHandler(config.publicUrl));
+  app.get(['/favicon.ico', FAVICON_PATH], sendFavicon);
   // The dashboard (browser pages over /graphql with the sign-in session): the front door for a
   // browser; an API client asking for / still gets the JSON 404 of any unknown path.
   app.get('/', (req, res, next) =>

@@ -1,9 +1,12 @@
 // The dashboard's Settings in a real browser (Debian's chromium through
 // playwright-core) against a real server and database: signing in shows who
 // and where; an API key is created, shown once, works over REST, and is
-// refused once revoked; a member sees no Developers or Users and is turned
-// away from them; users are invited. Each page is screenshotted under
-// test-artifacts/ and checked with axe-core.
+// refused once revoked (and then listed only when revoked keys are shown; a
+// rotated one names its replacement); a member sees no Developers or Users and
+// is turned away from them; users are invited; a member changes their own
+// password (the API's refusals beside the field, which gets focus), signs out
+// another browser, and signs in with the new password. Each page is
+// screenshotted under test-artifacts/ and checked with axe-core.
 import type { Browser, Page } from 'playwright-core';
 import { operatorPrincipal } from '../src/auth/principal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +73,8 @@ describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000
     // Without a name or a scope the API says why, beside the field.
     await page.getByRole('button', { name: 'Create API key' }).click();
     await expect(page.locator('#field-name-error').textContent()).resolves.toBeTruthy();
+    // Focus on the field to fix, not left on the page's body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-name');
     await page.getByLabel('Name').fill('Browser key');
     await page.getByRole('checkbox', { name: /crm:read/ }).check();
     await page.getByRole('button', { name: 'Create API key' }).click();
@@ -111,7 +116,11 @@ describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000
     expect(await row.textContent()).toContain('Active');
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: /Revoke/ }).click();
+    // Revoked keys are hidden unless asked for.
+    await page.locator('tr', { hasText: 'Browser key' }).waitFor({ state: 'detached' });
+    await page.getByRole('checkbox', { name: 'Show revoked keys' }).check();
     await page.locator('tr', { hasText: 'Browser key' }).getByText('Revoked').waitFor();
+    expect(new URL(page.url()).searchParams.get('revoked')).toBe('shown');
     expect((await server.rest('GET', '/v1/crm/contacts', { key })).status).toBe(401);
     await page.context().close();
   });
@@ -137,6 +146,20 @@ describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000
     expect((await server.rest('GET', '/v1/crm/contacts', { key: created.key })).status).toBe(401);
     await page.getByRole('button', { name: 'I have copied them' }).click();
     expect(await page.locator('[data-secret]').count()).toBe(0);
+    // The old key is revoked, so hidden; shown, it names the key that replaced it.
+    await expect.poll(() => page.locator('tr', { hasText: 'Old key' }).count()).toBe(1);
+    await page.getByRole('checkbox', { name: 'Show revoked keys' }).check();
+    const old = page.locator(`tr[data-key-id="${created.id}"]`);
+    await old.waitFor();
+    expect(await old.textContent()).toContain(`Replaced by Old key ${newKey.slice(0, 12)}`);
+    await screenshot(page, 'dashboard-api-keys-revoked-shown');
+    await expectAccessible(page, 'API keys with revoked ones');
+    const asAdmin = await server.services.apiKeys.get(operatorPrincipal(orgId), created.id);
+    const replacement = await server.prisma.apiKey.findFirst({
+      where: { organizationId: orgId, name: 'Old key', revokedAt: null },
+    });
+    expect(newKey.startsWith(replacement!.prefix)).toBe(true);
+    expect(asAdmin.replacedById).toBe(replacement?.id);
     await page.context().close();
   });
 
@@ -230,5 +253,67 @@ describe.runIf(runInBrowser)('dashboard settings in chromium', { timeout: 90_000
     await screenshot(page, 'dashboard-api-keys-360');
     await expectAccessible(page, 'API keys at 360 px');
     await page.context().close();
+  });
+
+  it('lets a member change their own password, sign out another browser, and sign in with the new one', async () => {
+    const person = await createUser(server, orgId, { role: 'member', scopes: ['crm:read'] });
+    const elsewhere = await openDashboard(browser, server.url, person, '/dashboard');
+    const page = await openDashboard(browser, server.url, person, '/dashboard');
+    await page.getByRole('link', { name: person.email }).click();
+    await heading(page, 'Your account');
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await expect.poll(() => sessions.locator('tbody tr').count()).toBe(2);
+    expect(await sessions.textContent()).toContain('This browser');
+    expect(await sessions.textContent()).toContain('Chrome on Linux');
+    await screenshot(page, 'dashboard-account');
+    await expectAccessible(page, 'your account');
+
+    // The API's refusals, beside the field they are about, which gets focus.
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('New password again').fill('a brand new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#field-currentPassword-error').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-currentPassword');
+    await page.getByLabel('Current password').fill(person.password);
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('New password again').fill('short');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.locator('#field-newPassword-error').textContent()).resolves.toContain('at least 8 characters');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('field-newPassword');
+    await expectAccessible(page, 'password refused');
+
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('New password again').fill('a brand new password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed.').waitFor();
+    // The other browser is signed out; this one stays.
+    await expect.poll(() => sessions.locator('tbody tr').count()).toBe(1);
+    await elsewhere.getByRole('link', { name: 'Contacts' }).click();
+    await heading(elsewhere, 'Your session has ended');
+    expect(await server.services.sessions.verifyCredentials(person.email, person.password)).toBeUndefined();
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(page, { email: person.email, password: 'a brand new password' });
+    await heading(page, 'Overview');
+    await page.context().close();
+    await elsewhere.context().close();
+  });
+
+  it("signs out another of one's own sessions from the account page", async () => {
+    const person = await createUser(server, orgId, { role: 'member', scopes: ['crm:read'] });
+    const elsewhere = await openDashboard(browser, server.url, person, '/dashboard');
+    const page = await openDashboard(browser, server.url, person, '/dashboard/settings/account');
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await expect.poll(() => sessions.locator('tbody tr').count()).toBe(2);
+    await sessions.getByRole('button', { name: /^Sign out Chrome on Linux/ }).click();
+    await page.getByText('Chrome on Linux is signed out.').waitFor();
+    await expect.poll(() => sessions.locator('tbody tr').count()).toBe(1);
+    expect(await server.prisma.session.count({ where: { userId: person.id } })).toBe(1);
+    await elsewhere.getByRole('link', { name: 'Contacts' }).click();
+    await heading(elsewhere, 'Your session has ended');
+    await page.context().close();
+    await elsewhere.context().close();
   });
 });

@@ -1,10 +1,11 @@
 // The dashboard's one HTML document: the app's script and stylesheet, the CSRF
 // token the app sends with every /graphql request, the event types (so the app
 // reads GraphQL's names of them back as the API writes them, without bundling
-// the server's declarations), the catalogue of the resources the viewer may
-// read (catalogue.ts: a JSON data block, which no browser runs, so the CSP that
-// forbids inline scripts allows it), and a static "Loading" that the app
-// replaces (no script runs inline: the CSP allows none).
+// the server's declarations), where each kind of record is shown (by id
+// prefix), the catalogue of the resources the viewer may read (catalogue.ts: a
+// JSON data block, which no browser runs, so the CSP that forbids inline
+// scripts allows it), and a static "Loading" that the app replaces (no script
+// runs inline: the CSP allows none).
 import { html, htmlDocument, SafeHtml } from '../oauth/html.js';
 import type { DashboardBundle } from './bundle.js';
 import type { Catalogue } from './catalogue-shape.js';
@@ -21,16 +22,20 @@ export function dashboardPage({
   csrf,
   eventTypes,
   catalogue,
+  recordPaths,
 }: {
   bundle: DashboardBundle;
   csrf: string;
   eventTypes: readonly string[];
   catalogue: Catalogue;
+  /** Where a record is shown, by id prefix (record-paths.ts). */
+  recordPaths: string;
 }): string {
   return htmlDocument({
     title: 'Dashboard',
     head: html`<meta name="csrf-token" content="${csrf}" />
       <meta name="event-types" content="${eventTypes.join(' ')}" />
+      <meta name="record-paths" content="${recordPaths}" />
       <link rel="stylesheet" href="/dashboard/assets/${bundle.stylesheet}" />
       <script type="application/json" id="catalogue">
         ${jsonInScript(catalogue)}

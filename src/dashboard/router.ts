@@ -18,9 +18,11 @@ import { buildCatalogue, catalogueFor } from './catalogue.js';
 import { documentDownloads } from './documents.js';
 import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
 import { dashboardPage } from './page.js';
+import { recordPathsMeta } from './record-paths.js';
 
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
 const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
+const RECORD_PATHS = recordPathsMeta();
 
 export interface DashboardDependencies {
   sessions: SessionService;
@@ -63,9 +65,15 @@ export function dashboardRouter({ sessions, services }: DashboardDependencies): 
     const catalogue = catalogueFor(await dashboardCatalogue(), declaredResources(), userScopes(user));
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
-    res
-      .type('html')
-      .send(dashboardPage({ bundle, csrf: csrfToken(req, res), eventTypes: EVENT_TYPE_NAMES, catalogue }));
+    res.type('html').send(
+      dashboardPage({
+        bundle,
+        csrf: csrfToken(req, res),
+        eventTypes: EVENT_TYPE_NAMES,
+        catalogue,
+        recordPaths: RECORD_PATHS,
+      }),
+    );
   });
 
   return router;

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
 import { DELIVER_WEBHOOK, JOB_MAX_ATTEMPTS, MAX_ATTEMPTS, type DeliveryJob } from './delivery-jobs.js';
-import type { AttemptResult } from './webhook-http.js';
+import type { AttemptResult, HeaderPair } from './webhook-http.js';
 
 /** The longest Retry-After honoured. */
 const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
@@ -17,6 +17,8 @@ const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 export interface Attempt {
   eventId: string;
   eventType: string;
+  /** The request's headers as sent. */
+  requestHeaders: HeaderPair[];
   result: AttemptResult;
 }
 
@@ -25,12 +27,15 @@ export function backoffMs(baseMs: number, attempt: number, random = Math.random)
   return Math.round(baseMs * 4 ** (attempt - 1) * (0.9 + 0.2 * random()));
 }
 
+// $14 and $15: each attempt's request and response headers as JSON text; $16 the delivery redelivered.
 const LOG_SQL = `insert into "WebhookDelivery" (id, "organizationId", "webhookId", "eventId", "eventType", attempt,
-    trigger, status, "statusCode", "durationMs", error, "responseExcerpt", "nextAttemptAt")
-  select id, $2, $3, "eventId", "eventType", $4, $5, status, "statusCode", "durationMs", error, excerpt, "nextAttemptAt"
+    trigger, status, "statusCode", "durationMs", error, "responseExcerpt", "nextAttemptAt", "requestHeaders",
+    "responseHeaders", "redeliveryOf")
+  select id, $2, $3, "eventId", "eventType", $4, $5, status, "statusCode", "durationMs", error, excerpt, "nextAttemptAt",
+         sent::jsonb, answered::jsonb, $16::text
   from unnest($1::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::int[], $11::text[], $12::text[],
-              $13::timestamptz[])
-    as a(id, "eventId", "eventType", status, "statusCode", "durationMs", error, excerpt, "nextAttemptAt")`;
+              $13::timestamptz[], $14::text[], $15::text[])
+    as a(id, "eventId", "eventType", status, "statusCode", "durationMs", error, excerpt, "nextAttemptAt", sent, answered)`;
 
 /** One retry job per attempt that has a next attempt time, with the next attempt number. */
 const RETRY_SQL = `select count(*) from graphile_worker.add_jobs(array(
@@ -40,15 +45,15 @@ const RETRY_SQL = `select count(*) from graphile_worker.add_jobs(array(
     from unnest($6::text[], $13::timestamptz[]) as a("eventId", "nextAttemptAt")
     where "nextAttemptAt" is not null))`;
 
-// $14 any 410, $15 any success, $16 events that failed their last attempt, $17 the limit, $18 the reason.
-const DISABLING = `status = 'enabled' and ($14 or (not $15 and "consecutiveFailures" + $16 >= $17))`;
+// $17 any 410, $18 any success, $19 events that failed their last attempt, $20 the limit, $21 the reason.
+const DISABLING = `status = 'enabled' and ($17 or (not $18 and "consecutiveFailures" + $19 >= $20))`;
 const HEALTH_SQL = `update "Webhook" set
-    "consecutiveFailures" = case when $15 then 0 else "consecutiveFailures" + $16 end,
+    "consecutiveFailures" = case when $18 then 0 else "consecutiveFailures" + $19 end,
     status = case when ${DISABLING} then 'disabled' else status end,
-    "disabledReason" = case when ${DISABLING} then $18 else "disabledReason" end,
+    "disabledReason" = case when ${DISABLING} then $21 else "disabledReason" end,
     "disabledAt" = case when ${DISABLING} then now() else "disabledAt" end,
     "updatedAt" = case when ${DISABLING} then now() else "updatedAt" end
-  where id = $3 and ($14 or $16 > 0 or ($15 and "consecutiveFailures" <> 0))`;
+  where id = $3 and ($17 or $19 > 0 or ($18 and "consecutiveFailures" <> 0))`;
 
 export async function recordAttempts(
   pool: pg.Pool,
@@ -85,6 +90,9 @@ export async function recordAttempts(
     column((a) => a.result.error),
     column((a) => (a.result.excerpt === null ? null : a.result.excerpt.replaceAll('\u0000', ''))),
     column((a) => nextAttemptAt(a.result)),
+    column((a) => JSON.stringify(a.requestHeaders)),
+    column((a) => (a.result.headers ? JSON.stringify(a.result.headers) : null)),
+    job.redeliveryOf ?? null,
   ];
 
   // Only the parts needed: add_jobs notifies, and a notifying commit waits in line with every other.

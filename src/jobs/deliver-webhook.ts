@@ -9,11 +9,11 @@
 import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import { visibleEventData } from '../events/catalogue.js';
+import { deliveryBody } from '../events/delivery-body.js';
 import { recordAttempts, type Attempt } from './attempts.js';
 import { parseDeliveryJob, type DeliveryJob } from './delivery-jobs.js';
 import { webhookDeliveries, webhookDeliveryLag } from '../metrics/registry.js';
-import { postSigned, signedHeaders } from './webhook-http.js';
+import { postSigned, signedHeaders, type HeaderPair, type SignedHeaders } from './webhook-http.js';
 import type { WebhookSecrets } from './webhook-secrets.js';
 
 export interface DeliveryDependencies {
@@ -69,9 +69,13 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
                                                        'data', e.data, 'actor',
                                                        json_build_object('type', e."actorType", 'id', e."actorId"))
                                order by e.id)
-                     from "Event" e where e.id = any($2::text[]) and e."organizationId" = w."organizationId") as events
+                     from "Event" e where e.id = any($2::text[]) and e."organizationId" = w."organizationId"
+                       and not ($3 and exists (select 1 from "WebhookDelivery" d
+                                               where d."webhookId" = w.id and d."eventId" = e.id
+                                                 and d.status = 'succeeded'))) as events
              from "Webhook" w where w.id = $1`,
-      values: [job.webhookId, job.eventIds],
+      // A scheduled retry of an event that got through meanwhile (a redelivery asked for) is not sent.
+      values: [job.webhookId, job.eventIds, job.trigger === 'event' && job.attempt > 1],
     });
     const webhook = rows[0];
     // Deleted webhook, pruned events, or disabled since: nothing to send (tests go to disabled ones too).
@@ -87,26 +91,29 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     const attempts = await Promise.all(
       webhook.events.map(async (event): Promise<Attempt> => {
         // The envelope is serialised once; these exact bytes are signed and sent.
-        const body = JSON.stringify({
-          id: event.id,
-          type: event.type,
-          created: Math.floor(new Date(event.createdAt).getTime() / 1000),
-          // Without the fields its scopes do not read (an employee's salary without hr:payroll).
-          data: visibleEventData(event.type, event.data, scopes),
-          actor: event.actor,
-        });
+        const body = JSON.stringify(
+          deliveryBody({ ...event, created: Math.floor(new Date(event.createdAt).getTime() / 1000) }, scopes),
+        );
         const headers = signedHeaders(secret, event.id, body, timestamp, previous);
         const result = await postSigned(webhook.url, body, headers, {
           timeoutMs: deps.config.webhooks.timeoutMs,
           // Read per delivery: a request through a proxy may have turned local conveniences off.
           strict: !deps.config.localConveniences,
         });
-        return { eventId: event.id, eventType: event.type, result };
+        return { eventId: event.id, eventType: event.type, requestHeaders: sentHeaders(headers, body), result };
       }),
     );
     await recordAttempts(deps.pool, deps.config.webhooks, job, webhook, attempts);
     countAttempts(job, webhook.events, attempts, sentAt);
   };
+}
+
+/** The request's headers as the deliveries log keeps them: those signed, and the body's length. */
+function sentHeaders(headers: SignedHeaders, body: string): HeaderPair[] {
+  return [
+    ...Object.entries(headers).map(([name, value]) => ({ name, value })),
+    { name: 'content-length', value: String(Buffer.byteLength(body)) },
+  ];
 }
 
 /** Counted once recorded: the outcomes, and for first attempts of events the lag since the event's commit. */

@@ -20,6 +20,8 @@ const payloadSchema = z
     eventIds: z.array(z.string()).min(1).max(DELIVERY_BATCH).optional(),
     attempt: z.int().min(1).max(MAX_ATTEMPTS).default(1),
     trigger: z.enum(TRIGGERS).default('event'),
+    /** A retry or redelivery asked for: the logged delivery whose event it sends again. */
+    redeliveryOf: z.string().optional(),
   })
   .refine((job) => (job.eventId === undefined) !== (job.eventIds === undefined));
 
@@ -30,6 +32,7 @@ export interface DeliveryJob {
   eventIds: string[];
   attempt: number;
   trigger: DeliveryTrigger;
+  redeliveryOf?: string;
 }
 
 /** The SQL that adds a one-event delivery job ($1 the payload, $2 when), for callers inside a transaction. */
@@ -38,6 +41,6 @@ export const ADD_DELIVERY_JOB_SQL = `select graphile_worker.add_job('${DELIVER_W
 export function parseDeliveryJob(raw: unknown): DeliveryJob | undefined {
   const parsed = payloadSchema.safeParse(raw);
   if (!parsed.success) return undefined;
-  const { webhookId, eventId, eventIds, attempt, trigger } = parsed.data;
-  return { webhookId, eventIds: eventIds ?? [eventId!], attempt, trigger };
+  const { webhookId, eventId, eventIds, attempt, trigger, redeliveryOf } = parsed.data;
+  return { webhookId, eventIds: eventIds ?? [eventId!], attempt, trigger, ...(redeliveryOf && { redeliveryOf }) };
 }

@@ -13,6 +13,14 @@ export const USER_AGENT = 'business-platform-webhooks/1';
 export const RESPONSE_READ_LIMIT = 64 * 1024;
 /** How much of it the deliveries log keeps. */
 export const EXCERPT_LIMIT = 1024;
+/** How many of the answer's headers the deliveries log keeps, each value cut to EXCERPT_LIMIT. */
+export const RESPONSE_HEADERS_LIMIT = 50;
+
+/** A header as the deliveries log keeps it. */
+export interface HeaderPair {
+  name: string;
+  value: string;
+}
 
 export interface SignedHeaders {
   'content-type': string;
@@ -58,6 +66,8 @@ export interface AttemptResult {
   durationMs: number;
   error: string | null;
   excerpt: string | null;
+  /** The answer's headers in the order received (RESPONSE_HEADERS_LIMIT of them); null without an answer. */
+  headers: HeaderPair[] | null;
   /** A Retry-After the receiver sent, in ms. */
   retryAfterMs: number | null;
 }
@@ -90,6 +100,7 @@ export function postSigned(
     durationMs: elapsed(),
     error,
     excerpt,
+    headers: null,
     retryAfterMs: null,
   });
   let target: URL;
@@ -159,6 +170,7 @@ export function postSigned(
             durationMs: elapsed(),
             error: ok ? null : redirect ? `redirect (${status}) not followed` : `HTTP ${status}`,
             excerpt,
+            headers: headerPairs(response.rawHeaders),
             retryAfterMs: retryAfterOf(response.headers['retry-after']),
           });
           // Whatever was not read is not waited for; the socket is not reused.
@@ -177,6 +189,19 @@ export function postSigned(
       request.end(body);
     });
   return attempt(false);
+}
+
+/**
+ * Node's raw headers ([name, value, name, value…]) as the log keeps them: the
+ * first ones, values cut, without NUL (which PostgreSQL's JSONB refuses).
+ */
+export function headerPairs(raw: readonly string[]): HeaderPair[] {
+  const clean = (text: string) => text.replaceAll('\u0000', '');
+  const pairs: HeaderPair[] = [];
+  for (let i = 0; i + 1 < raw.length && pairs.length < RESPONSE_HEADERS_LIMIT; i += 2) {
+    pairs.push({ name: clean(raw[i]!), value: clean(raw[i + 1]!).slice(0, EXCERPT_LIMIT) });
+  }
+  return pairs;
 }
 
 /** Retry-After as seconds or an HTTP date, in ms; null when absent or unreadable. */

@@ -4,6 +4,7 @@
 // every page shares, with its stylesheet allowed by hash in the page's CSP.
 import { createHash } from 'node:crypto';
 import escapeHtml from 'escape-html';
+import { FAVICON_PATH } from '../http/favicon.js';
 
 /** Markup that is already safe (built by `html`); anything else is escaped. */
 export class SafeHtml {
@@ -57,6 +58,7 @@ export function htmlDocument({ title, head, body }: { title: string; head?: Safe
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${title}</title>
+        <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
         ${head}
       </head>
       <body>

@@ -18,7 +18,7 @@ export function sendPage(res: Response, title: string, body: SafeHtml, options: 
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Cache-Control', 'no-store');

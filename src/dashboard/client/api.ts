@@ -32,6 +32,17 @@ interface GraphQLError {
   extensions?: { code?: string; field?: string };
 }
 
+/**
+ * Whether an answer says this page's sign-in is over: a 401, or the page's CSRF
+ * token refused (it was made for the cookie of an earlier sign-in: signed out, or
+ * in again, in another tab, which changes the cookie). Either way the page cannot
+ * go on; loading it again signs in, or just works when signed in again elsewhere.
+ */
+function sessionEnded(status: number, code: string, field: string | undefined): boolean {
+  if (status === 401 || code === 'UNAUTHORIZED' || code === 'UNAUTHENTICATED') return true;
+  return code === 'FORBIDDEN' && field === 'X-CSRF-Token';
+}
+
 export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
   let response: Response;
   try {
@@ -53,7 +64,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   const error = body.errors?.[0];
   if (error) {
     const code = error.extensions?.code ?? 'INTERNAL_ERROR';
-    if (response.status === 401 || code === 'UNAUTHORIZED' || code === 'UNAUTHENTICATED') {
+    if (sessionEnded(response.status, code, error.extensions?.field)) {
       sessionEndedListeners.forEach((listener) => listener());
     }
     throw new ApiError(error.message, code, error.extensions?.field);

@@ -13,7 +13,7 @@ import { settingsSection } from './pages/settings/section.js';
 import { RECORD_ROUTES, RECORD_SECTIONS } from './records/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
-import { ErrorMessage, Link, Loading, useQuery } from './ui.js';
+import { ErrorMessage, Link, Loading, useEscapeCloses, useQuery } from './ui.js';
 
 // The desks' sections go before RECORD_SECTIONS: sections of one title merge, a desk's links first.
 const SECTIONS: Section[] = mergeSections([
@@ -48,7 +48,10 @@ function SessionEnded() {
   return (
     <main class="session-ended">
       <h1>Your session has ended</h1>
-      <p role="alert">You were signed out (the session expired or your access changed). Nothing you saved is lost.</p>
+      <p role="alert">
+        You were signed out: in another tab, after a while without activity, or because your password or access changed.
+        Nothing you saved is lost.
+      </p>
       <p>
         <a class="button" href={location.pathname + location.search}>
           Sign in again
@@ -62,6 +65,11 @@ function Frame({ viewer }: { viewer: Viewer }) {
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEscapeCloses(menuOpen, () => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  });
   let found: { route: Route; params: Record<string, string> } | undefined;
   for (const route of ROUTES) {
     const params = match(route.path, path);
@@ -88,6 +96,7 @@ function Frame({ viewer }: { viewer: Viewer }) {
         </Link>
         <button
           type="button"
+          ref={menuButton}
           class="menu-toggle secondary"
           aria-expanded={menuOpen}
           aria-controls="nav"
@@ -97,7 +106,8 @@ function Frame({ viewer }: { viewer: Viewer }) {
         </button>
         <div class="who">
           <span>
-            {viewer.user?.email} · <span class="role">{viewer.user?.role}</span>
+            {viewer.user ? <Link href="/settings/account">{viewer.user.email}</Link> : null} ·{' '}
+            <span class="role">{viewer.user?.role}</span>
           </span>
           <form method="post" action="/oauth/sign-out">
             <input type="hidden" name="csrf_token" value={csrf()} />

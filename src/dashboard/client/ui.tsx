@@ -11,6 +11,20 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, graphql } from './api.js';
 import { BASE, navigate } from './route.js';
 
+/** While `open`, Escape calls `close` (a menu, a popup): the keyboard's way out. */
+export function useEscapeCloses(open: boolean, close: () => void): void {
+  const latest = useRef(close);
+  latest.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) latest.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+}
+
 /** A link to a dashboard path that moves without reloading (a new tab still works). */
 export function Link({ href, children, ...rest }: { href: string } & AnchorHTMLAttributes) {
   const onClick = (event: MouseEvent) => {
@@ -30,24 +44,52 @@ export interface Query<T> {
   error?: ApiError;
   loading: boolean;
   reload(): void;
+  /**
+   * Asks again without saying so (no busy state, the data shown meanwhile): for
+   * polling, so that the page neither flickers nor announces every round.
+   */
+  refresh(): void;
 }
 
 /** Runs a GraphQL query now and whenever `variables` change (compared as JSON). */
 export function useQuery<T>(query: string, variables: Record<string, unknown> = {}): Query<T> {
   const key = JSON.stringify(variables);
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
-  const [generation, setGeneration] = useState(0);
+  const [generation, setGeneration] = useState({ n: 0, quiet: false });
   useEffect(() => {
     let current = true;
-    setState((previous) => ({ data: previous.data, loading: true }));
+    if (!generation.quiet) setState((previous) => ({ data: previous.data, loading: true }));
     graphql<T>(query, JSON.parse(key) as Record<string, unknown>).then(
       (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState({ error: asApiError(error), loading: false }),
+      (error: unknown) =>
+        current && setState((previous) => ({ data: previous.data, error: asApiError(error), loading: false })),
     );
     return () => void (current = false);
   }, [query, key, generation]);
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { ...state, reload };
+  const reload = useCallback(() => setGeneration(({ n }) => ({ n: n + 1, quiet: false })), []);
+  const refresh = useCallback(() => setGeneration(({ n }) => ({ n: n + 1, quiet: true })), []);
+  return { ...state, reload, refresh };
+}
+
+/**
+ * Calls `tick` every `intervalMs` while `active` and the browser tab is shown
+ * (a hidden tab asks nothing; shown again, it asks at once).
+ */
+export function usePolling(tick: () => void, intervalMs: number, active = true): void {
+  const latest = useRef(tick);
+  latest.current = tick;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') latest.current();
+    }, intervalMs);
+    const onShown = () => document.visibilityState === 'visible' && latest.current();
+    document.addEventListener('visibilitychange', onShown);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onShown);
+    };
+  }, [intervalMs, active]);
 }
 
 export function asApiError(error: unknown): ApiError {
@@ -84,8 +126,9 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 
 export function ErrorMessage({ error }: { error?: ApiError | string }) {
   if (!error) return null;
+  // Focusable by script: a refused form moves focus here when no field shows the message.
   return (
-    <p class="error" role="alert">
+    <p class="error" role="alert" tabIndex={-1}>
       {typeof error === 'string' ? error : error.message}
     </p>
   );
@@ -107,12 +150,22 @@ export function Loaded<T>({ query, children }: { query: Query<T>; children: (dat
 
 /**
  * A form's submission: runs the action, keeps its error, and gives the
- * message for a field when the server named that field.
+ * message for a field when the server named that field. Once refused, focus
+ * goes to the first invalid field of the form (else to the message), so a
+ * keyboard or screen reader user lands on what to fix, not on the page's body.
  */
 export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<void>) {
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
+  const origin = useRef<Element | null>(null);
+  useEffect(() => {
+    if (error) focusFirstProblem(origin.current);
+  }, [error]);
   const submit = async (...args: A) => {
+    origin.current =
+      args.find((arg): arg is HTMLFormElement => arg instanceof HTMLFormElement) ??
+      document.activeElement?.closest('form') ??
+      null;
     setBusy(true);
     setError(undefined);
     try {
@@ -123,10 +176,33 @@ export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<v
       setBusy(false);
     }
   };
-  const fieldError = (name: string) => (error?.field === name ? error.message : undefined);
+  /** The message for a field, or for one of its items (`redirectUris.1` is shown by `redirectUris`). */
+  const fieldError = (name: string) => (error && isOf(error.field, name) ? error.message : undefined);
   /** The error when no field of the form shows it. */
-  const formError = (fields: string[]) => (error && !fields.includes(error.field ?? '') ? error : undefined);
+  const formError = (fields: string[]) =>
+    error && !fields.some((field) => isOf(error.field, field)) ? error : undefined;
   return { submit, error, busy, fieldError, formError };
+}
+
+/** Whether the server's field names this field or one of its items. */
+const isOf = (given: string | undefined, field: string) =>
+  given !== undefined && (given === field || given.startsWith(`${field}.`));
+
+const FOCUSABLE = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+/**
+ * Focuses the first field shown invalid within `form` (a Field, a Select, a group
+ * of checkboxes marked `invalid`), else the error message there or on the page.
+ */
+export function focusFirstProblem(form: Element | null): void {
+  const scope = form?.isConnected ? form : document.getElementById('main');
+  if (!scope) return;
+  const invalid = scope.querySelector<HTMLElement>('[aria-invalid="true"], .invalid');
+  const field = invalid?.matches(FOCUSABLE) ? invalid : invalid?.querySelector<HTMLElement>(FOCUSABLE);
+  const message =
+    scope.querySelector<HTMLElement>('.error[role="alert"]') ??
+    document.getElementById('main')?.querySelector<HTMLElement>('.error[role="alert"]');
+  (field ?? message)?.focus();
 }
 
 type FieldProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'role'> & {
@@ -378,6 +454,7 @@ const TONES: Record<string, 'ok' | 'warn' | 'bad' | 'info'> = {
   terminated: 'bad',
   cancelled: 'bad',
   revoked: 'bad',
+  expired: 'bad',
 };
 
 /** A state as a labelled badge: words, not the wire value, and a tone that is never the only cue. */

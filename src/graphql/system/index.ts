@@ -1,4 +1,5 @@
 // The system area: one line per resource.
+import { accountModule } from './account/index.js';
 import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
 import { exportModule } from './export/index.js';
@@ -21,4 +22,5 @@ export const system = [
   sessionModule,
   exportModule,
   viewerModule,
+  accountModule,
 ] as const;

@@ -49,8 +49,14 @@ export function bearerOrSession(credentials: CredentialResolver, sessions: Sessi
     const authorization = req.headers.authorization;
     const cookie = authorization ? undefined : readSessionCookie(req);
     if (!cookie) return credentials.resolve(authorization);
-    // Checked first and without the database: a forged request is refused whatever the session.
-    if (!validCsrf(req, req.headers[CSRF_HEADER])) throw csrfMissing();
+    // Checked first: a forged request is refused whatever the session. A page's token that
+    // no longer matches the cookie is a page of an ended sign-in (signed out in another tab,
+    // which sets a new cookie): said as such when the cookie's own session is not live either.
+    const sent = req.headers[CSRF_HEADER];
+    if (!validCsrf(req, sent)) {
+      if (sent && !(await sessions.findLive(cookie))) throw sessionExpired();
+      throw csrfMissing();
+    }
     const principal = await sessionPrincipal(sessions, cookie);
     if (!principal) throw sessionExpired();
     return principal;

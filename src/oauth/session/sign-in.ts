@@ -86,7 +86,7 @@ export function signInRouter(deps: SignInDependencies): Router {
     }
     await succeeded(deps.limits, keys);
     await deps.sessions.end(readSessionCookie(req));
-    const session = await deps.sessions.start(user);
+    const session = await deps.sessions.start(user, req.get('user-agent'));
     writeSessionCookie(req, res, session.token, SESSION_LIFETIME_SECONDS);
     res.redirect(303, continueTo);
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineInput, optional, required } from '../../kit/inputs.js';
-import { defineList } from '../../kit/list.js';
-import { scopeList, text } from '../../kit/values.js';
+import { defineList, filter } from '../../kit/list.js';
+import { booleanFlag, scopeList, text } from '../../kit/values.js';
 import { ScopeEnum } from '../../kit/wire-enums.js';
 
 /** An ISO 8601 time in the future. */
@@ -21,4 +21,12 @@ export const apiKeyInput = defineInput('ApiKey', {
 
 export const rotateApiKeySchema = z.strictObject({ expiresAt: futureTime.nullish() });
 
-export const apiKeyList = defineList('ApiKey', { sort: ['createdAt', 'name'], filters: {} });
+export const apiKeyList = defineList('ApiKey', {
+  sort: ['createdAt', 'name'],
+  filters: {
+    revoked: filter(booleanFlag, {
+      description: 'Revoked keys (true) or those not revoked (false: active and expired ones).',
+      where: (p) => `("ApiKey"."revokedAt" is not null) = ${p}`,
+    }),
+  },
+});

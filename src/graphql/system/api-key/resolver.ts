@@ -1,5 +1,6 @@
 // Thin: every API-key operation needs `admin`; the work is in ApiKeyService.
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { loaderFor } from '../../kit/loaders.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
@@ -42,6 +43,20 @@ export class ApiKeyResolver {
     @Ctx() ctx: Context,
   ): Promise<NewApiKey> {
     return ctx.services.apiKeys.rotate(requirePrincipal(ctx), id, expiresAt === undefined ? {} : { expiresAt });
+  }
+
+  @Requires('admin')
+  @FieldResolver(() => ApiKey, {
+    nullable: true,
+    description: 'The key a rotation replaced this one with (see replacedById).',
+  })
+  async replacedBy(@Root() key: ApiKey, @Ctx() ctx: Context): Promise<ApiKey | null> {
+    if (!key.replacedById) return null;
+    const principal = requirePrincipal(ctx);
+    const keys = loaderFor<string, ApiKey | undefined>(ctx, 'ApiKey.replacedBy', (ids) =>
+      ctx.services.apiKeys.byIds(principal, ids),
+    );
+    return (await keys.load(key.replacedById)) ?? null;
   }
 
   @Requires('admin')

@@ -97,7 +97,7 @@ export class ApiKeyService {
         expiresAt: expiresAt === undefined ? old.expiresAt : expiresAt === null ? null : new Date(expiresAt),
         ...maker,
       });
-      await this.revoked(tx, actorOf(principal), await markRevoked(tx, id));
+      await this.revoked(tx, actorOf(principal), await markRevoked(tx, id, created.id));
       return { ...created, replaces: id };
     });
   }
@@ -138,6 +138,15 @@ export class ApiKeyService {
       scopes: [...keyScopes(row)] as Scope[],
       expiresAt: row.expiresAt,
     };
+  }
+
+  /** Keys of the caller's organization in the order of `ids` (undefined for one not found): for ApiKey.replacedBy. */
+  async byIds(principal: Principal, ids: readonly string[]): Promise<(ApiKey | undefined)[]> {
+    const rows = await this.db.prisma.apiKey.findMany({
+      where: { id: { in: [...ids] }, organizationId: principal.organizationId },
+    });
+    const found = new Map(rows.map((row) => [row.id, toPublic(ApiKey, row)]));
+    return ids.map((id) => found.get(id));
   }
 
   /** For operator tools that name a key but not its organization. */
@@ -233,6 +242,7 @@ export function revokeKeysCreatedBy(tx: Transaction, userId: string): Promise<un
 }
 
 /** Revokes in the caller's transaction (a changeCredentials one, so every process drops the key). */
-function markRevoked(tx: Transaction, id: string): Promise<ApiKeyRow> {
-  return tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+/** Revokes the key now; a rotation names the key that replaces it. */
+function markRevoked(tx: Transaction, id: string, replacedById?: string): Promise<ApiKeyRow> {
+  return tx.apiKey.update({ where: { id }, data: { revokedAt: new Date(), ...(replacedById && { replacedById }) } });
 }

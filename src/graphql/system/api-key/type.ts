@@ -35,6 +35,13 @@ export class ApiKey {
   @Public.timestamp({ nullable: true })
   revokedAt!: string | null;
 
+  @Public.id({
+    nullable: true,
+    description:
+      'The key a rotation replaced this one with (this one was revoked then); null for a key never rotated, and for one rotated before this was recorded.',
+  })
+  replacedById!: string | null;
+
   @Public.timestamp()
   createdAt!: string;
 }

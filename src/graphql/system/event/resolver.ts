@@ -10,6 +10,17 @@ import { loaderFor } from '../../kit/loaders.js';
 import { Requires } from '../../kit/scope.js';
 import { Event, EventActor } from './type.js';
 import { EventTypeEnum } from './event-type-enum.js';
+import { graphqlEnum } from '../../kit/enums.js';
+import { sortValueName } from '../../kit/list.js';
+import { EVENT_SORTS } from './service.js';
+
+/** Oldest first (the outbox's order), or newest first (a history, a log to read). */
+const EventSort = graphqlEnum('EventSort', EVENT_SORTS, {
+  description: 'The order of an event list: `createdAt` oldest first, `createdAt_desc` newest first; then by id.',
+  valueNames: sortValueName,
+  valueDescriptions: (value) =>
+    `By createdAt, ${value.startsWith('-') ? 'newest' : 'oldest'} first (REST: sort=${value}).`,
+});
 
 @ArgsType()
 class EventListArgs {
@@ -33,6 +44,9 @@ class EventListArgs {
 
   @Field(() => ID, { nullable: true, description: 'Only events about this record (data.object.id): its history.' })
   objectId?: string;
+
+  @Field(() => EventSort, { nullable: true, description: 'Default: createdAt, oldest first.' })
+  sort?: string;
 }
 
 // Made at load time: type-graphql reads types when the schema is built, not later.

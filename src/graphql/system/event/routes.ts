@@ -1,3 +1,4 @@
+import { sortValueName } from '../../kit/list.js';
 import { pageOf, PAGINATION_SELECTION, route } from '../../kit/routes.js';
 import { eventSchema } from './payloads.js';
 import { eventFilterSchema } from './service.js';
@@ -11,11 +12,11 @@ export const eventRoutes = [
     tag: 'Events',
     summary: 'List events',
     description:
-      'Events of the organization whose area the credential can read, oldest first; `objectId` gives one record’s history.',
-    operation: `query ($page: Int, $limit: Int, $after: String, $type: EventType, $since: Int, $objectId: ID) {
-      events(page: $page, limit: $limit, after: $after, type: $type, since: $since, objectId: $objectId) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
+      'Events of the organization whose area the credential can read, oldest first unless `sort=-createdAt`; `objectId` gives one record’s history.',
+    operation: `query ($page: Int, $limit: Int, $after: String, $type: EventType, $since: Int, $objectId: ID, $sort: EventSort) {
+      events(page: $page, limit: $limit, after: $after, type: $type, since: $since, objectId: $objectId, sort: $sort) { data { ${EVENT_FIELDS} } ${PAGINATION_SELECTION} } }`,
     query: eventFilterSchema,
-    variables: ({ query }) => query,
+    variables: ({ query }) => (typeof query.sort === 'string' ? { ...query, sort: sortValueName(query.sort) } : query),
     status: 200,
     // Read when the routes are served: the typed payloads need every declaration loaded.
     get response() {

@@ -20,6 +20,9 @@ import type { Actor } from '../../../auth/principal.js';
 import { actorNames } from './actor-names.js';
 import type { Event } from './type.js';
 
+/** The orders an event list takes: oldest first (the default), newest first. */
+export const EVENT_SORTS = ['createdAt', '-createdAt'] as const;
+
 // Strict: a parameter the list does not take is a 400 naming it.
 export const eventFilterSchema = z.strictObject({
   ...pageSchema.shape,
@@ -41,6 +44,10 @@ export const eventFilterSchema = z.strictObject({
       maximum: MAX_INT,
       description: 'Only events created at or after this Unix time.',
     }),
+  sort: z
+    .enum(EVENT_SORTS, { message: 'must be createdAt or -createdAt' })
+    .optional()
+    .meta({ description: 'createdAt (the default): oldest first; -createdAt: newest first. Then by id.' }),
 });
 
 /**
@@ -78,11 +85,12 @@ export class EventService {
     const where = eventConditions(principal.organizationId, types, filter);
     const params = [...where.params];
     const { type, objectId, since, after } = filter;
-    const keyset = keysetOf('Event', { after, filters: { type, objectId, since } }, params);
+    const keyset = keysetOf('Event', { sort: filter.sort, after, filters: { type, objectId, since } }, params);
     const condition = keyset.condition ? `${where.sql} and ${keyset.condition}` : where.sql;
     const { skip, take } = pageWindow(filter);
     const n = params.length;
-    const page = `select * from "Event" where ${condition} order by "createdAt", id limit $${n + 1} offset $${n + 2}`;
+    const order = filter.sort === '-createdAt' ? '"createdAt" desc, id desc' : '"createdAt", id';
+    const page = `select * from "Event" where ${condition} order by ${order} limit $${n + 1} offset $${n + 2}`;
     const [rows, counted] = await Promise.all([
       this.pool.query<EventRow>(namedStatement(page, [...params, take + 1, skip])),
       countRows(this.pool, '"Event"', where),

@@ -43,6 +43,20 @@ export interface SignedIn {
   user: SessionUser;
 }
 
+/** A live session as its own user sees it (the account page): when, from what, until when. */
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** When it ends unless used before: the idle timeout from lastSeenAt, or its absolute end if sooner. */
+  endsAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+}
+
+/** The most of a User-Agent a session keeps. */
+const USER_AGENT_LIMIT = 300;
+
 export class SessionService {
   /** Checked against when the email is unknown, so the answer takes as long as for a known one. */
   private decoyHash: Promise<string> | undefined;
@@ -74,8 +88,8 @@ export class SessionService {
     return sessionUser(row);
   }
 
-  /** Starts a session for a user whose credentials were verified; emits user.logged_in. */
-  async start(user: SessionUser): Promise<SignedIn> {
+  /** Starts a session for a user whose credentials were verified, noting the browser; emits user.logged_in. */
+  async start(user: SessionUser, userAgent?: string): Promise<SignedIn> {
     const token = generateOAuthSecret('session');
     const now = new Date();
     const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000);
@@ -88,6 +102,7 @@ export class SessionService {
           organizationId: user.organizationId,
           expiresAt,
           lastSeenAt: now,
+          userAgent: userAgent ? userAgent.replaceAll('\u0000', '').slice(0, USER_AGENT_LIMIT) : null,
         },
       });
       const row = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -128,15 +143,47 @@ export class SessionService {
     return { id: row.id, user: sessionUser(row.user) };
   }
 
+  /** The user's live sessions, the most recently used first. */
+  async liveOf(userId: string): Promise<SessionSummary[]> {
+    const now = Date.now();
+    const rows = await this.db.prisma.session.findMany({
+      where: { userId, expiresAt: { gt: new Date(now) }, lastSeenAt: { gt: new Date(now - this.idleTimeoutMs) } },
+      orderBy: [{ lastSeenAt: 'desc' }, { id: 'desc' }],
+    });
+    return rows.map(({ id, createdAt, lastSeenAt, expiresAt, userAgent }) => ({
+      id,
+      createdAt,
+      lastSeenAt,
+      expiresAt,
+      endsAt: new Date(Math.min(expiresAt.getTime(), lastSeenAt.getTime() + this.idleTimeoutMs)),
+      userAgent,
+    }));
+  }
+
+  /** Ends one of the user's sessions (signs that browser out); false when the user has none of this id. */
+  async endOf(userId: string, id: string): Promise<boolean> {
+    const { count } = await this.db.prisma.session.deleteMany({ where: { id, userId } });
+    return count > 0;
+  }
+
+  /** Ends every session of the user but `keep` (the one asking); answers how many ended. */
+  async endOthersOf(userId: string, keep: string): Promise<number> {
+    const { count } = await this.db.prisma.session.deleteMany({ where: { userId, id: { not: keep } } });
+    return count;
+  }
+
   async end(token: string | undefined): Promise<void> {
     if (!looksLike('session', token)) return;
     await this.db.prisma.session.deleteMany({ where: { tokenHash: sha256Hex(token) } });
   }
 }
 
-/** Signs the user out everywhere, in the caller's transaction (a password or rights change). */
-export function endUserSessions(tx: Transaction, userId: string): Promise<unknown> {
-  return tx.session.deleteMany({ where: { userId } });
+/**
+ * Signs the user out everywhere, in the caller's transaction (a password or rights
+ * change); `keep`: but this session (the one that changed its own password).
+ */
+export function endUserSessions(tx: Transaction, userId: string, keep?: string): Promise<unknown> {
+  return tx.session.deleteMany({ where: { userId, ...(keep && { id: { not: keep } }) } });
 }
 
 function sessionUser(row: {

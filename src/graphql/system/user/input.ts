@@ -63,3 +63,9 @@ export const userList = defineList('User', {
     }),
   },
 });
+
+/** A user's own password change: the current one (checked), and the new one under the same rules. */
+export const changePasswordSchema = z.strictObject({
+  currentPassword: z.string('must be a string').min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  newPassword: password,
+});

@@ -8,7 +8,7 @@
 // what apps hold for it, and a delete revokes the user's keys.
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
-import { hashPassword } from '../../../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../../auth/passwords.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
 import type { Prisma, Transaction } from '../../../db/prisma.js';
 import { DomainError, invalidField } from '../../../errors.js';
@@ -33,7 +33,7 @@ import {
 import { revokeKeysCreatedBy } from '../api-key/service.js';
 import { revokeUserGrants } from '../oauth-grant/service.js';
 import { endUserSessions } from '../session/service.js';
-import { userInput, userList } from './input.js';
+import { changePasswordSchema, userInput, userList } from './input.js';
 import { User } from './type.js';
 
 // Sign-in is by email, so the address is unique across organizations; the
@@ -134,6 +134,45 @@ export class UserService {
     } catch (error) {
       throw uniqueConflict(error, CONFLICTS) ?? error;
     }
+  }
+
+  /**
+   * The signed-in user's own new password, given the current one: a signed-in
+   * browser only (a key or token acting for the user cannot). Like an admin's
+   * change it ends the user's other sessions and OAuth grants, in the same
+   * transaction; the session that asked stays signed in. A wrong current password
+   * is a 400 naming `currentPassword`; the per-user rate limit and scrypt's cost
+   * keep guessing slow.
+   */
+  async changeOwnPassword(principal: Principal, input: unknown): Promise<User> {
+    const session = principal.credential.type === 'session' ? principal.credential.id : undefined;
+    if (!session || !principal.userId) {
+      throw new DomainError('FORBIDDEN', 'Only a signed-in user (the dashboard) can change their own password');
+    }
+    const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
+    const userId = principal.userId;
+    const stored = await this.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+    if (!(await verifyPassword(currentPassword, stored.passwordHash))) {
+      throw invalidField('currentPassword', 'is not your current password');
+    }
+    if (await verifyPassword(newPassword, stored.passwordHash)) {
+      throw invalidField('newPassword', 'must differ from your current password');
+    }
+    const passwordHash = await hashPassword(newPassword, this.db.config?.passwordScryptN);
+    return changeCredentials(this.db, userId, async (tx) => {
+      const before = await lockOwned<UserRow>(tx, 'User', 'User', principal.organizationId, userId);
+      // Changed meanwhile (another tab, an admin): the current password checked above is no longer it.
+      if (before.passwordHash !== stored.passwordHash) {
+        throw new DomainError('CONFLICT', 'Your password was changed meanwhile: sign in again', 'currentPassword');
+      }
+      const after = await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+      await endUserSessions(tx, userId, session);
+      await revokeUserGrants(tx, userId);
+      const object = toPublic(User, after);
+      const previous = changedAttributes(toPublic(User, before), object);
+      await emitEventBy(tx, principal, { type: 'user.updated', object, previousAttributes: previous });
+      return object;
+    });
   }
 
   /**

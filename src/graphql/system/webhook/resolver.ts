@@ -1,5 +1,6 @@
 // Thin: every webhook operation needs `admin` (docs/decisions.md, Webhooks); the
 // work is in WebhookService.
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
@@ -97,6 +98,16 @@ export class WebhookResolver {
   }
 
   @Requires('admin')
+  @Query(() => WebhookDelivery, lookupOptions('delivery of this webhook'))
+  webhookDelivery(
+    @Arg('webhookId', () => ID) webhookId: string,
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<WebhookDelivery> {
+    return ctx.services.webhooks.delivery(requirePrincipal(ctx), webhookId, id);
+  }
+
+  @Requires('admin')
   @Mutation(() => WebhookDispatch, { description: 'Sends the event of a logged delivery again (one attempt).' })
   retryWebhookDelivery(
     @Arg('webhookId', () => ID) webhookId: string,
@@ -164,5 +175,19 @@ export class WebhookDeliveryResolver {
       ctx.services.webhooks.eventsByIds(principal, ids),
     );
     return (await events.load(delivery.eventId)) ?? null;
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, {
+    nullable: true,
+    description:
+      "The body POSTed: the event's envelope with its data as the webhook's scopes read it now (the bytes of " +
+      'each attempt were signed when sent); null once the event is no longer kept (EVENT_RETENTION_DAYS).',
+  })
+  async payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<object | null> {
+    const principal = requirePrincipal(ctx);
+    const bodies = loaderFor<string, object | undefined>(ctx, 'WebhookDelivery.payload', (keys) =>
+      ctx.services.webhooks.payloads(principal, keys),
+    );
+    return (await bodies.load(`${delivery.webhookId} ${delivery.eventId}`)) ?? null;
   }
 }

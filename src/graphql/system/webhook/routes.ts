@@ -77,6 +77,18 @@ export const webhookRoutes = [
     response: pageOf(responseSchemaOf(WebhookDelivery), 'WebhookDeliveryPage'),
   }),
   route({
+    method: 'get',
+    path: '/webhooks/:id/deliveries/:deliveryId',
+    tag,
+    summary: 'Get a delivery',
+    description:
+      'One attempt: its request headers (signatures, never the secret), the answer (status, headers, the start of its body), and the delivery it sends again when it is a retry or redelivery asked for.',
+    operation: `query ($id: ID!, $deliveryId: ID!) { webhookDelivery(webhookId: $id, id: $deliveryId) { ${selectionOf(WebhookDelivery)} } }`,
+    variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
+    status: 200,
+    response: responseSchemaOf(WebhookDelivery),
+  }),
+  route({
     method: 'post',
     path: '/webhooks/:id/deliveries/:deliveryId/retry',
     tag,

@@ -20,6 +20,7 @@ import { cataloguedEvent, eventScopeOf, readableEventTypes } from '../../../even
 import type { EventType } from '../../../events/event.js';
 import { TEST_EVENT_TYPE } from '../../../events/system-events.js';
 import { emitEventBy, eventEnvelope } from '../../../events/emit.js';
+import { deliveryBody, type DeliveryBody } from '../../../events/delivery-body.js';
 import { urlProblem } from '../../../jobs/url-policy.js';
 import { generateWebhookSecret, webhookSecretsFor, type WebhookSecrets } from '../../../jobs/webhook-secrets.js';
 import { parseInput } from '../../../validation.js';
@@ -261,6 +262,44 @@ export class WebhookService {
     }
   }
 
+  /** One attempt of the webhook's deliveries log. */
+  async delivery(principal: Principal, webhookId: string, id: string): Promise<WebhookDelivery> {
+    await this.find(principal, webhookId);
+    if (!isWellFormedId('webhookDelivery', id)) throw notFound('Delivery');
+    const { rows } = await this.db.pool.query<WebhookDelivery>({
+      text: `select ${sqlSelectOf(WebhookDelivery, 'WebhookDelivery')} from "WebhookDelivery"
+             where id = $1 and "webhookId" = $2 and "organizationId" = $3`,
+      values: [id, webhookId, principal.organizationId],
+    });
+    if (!rows[0]) throw notFound('Delivery');
+    return rows[0];
+  }
+
+  /**
+   * What deliveries of these events to these webhooks carry (`keys`: `webhookId eventId`),
+   * in their order: the envelope as the worker builds it, its data as the webhook's
+   * scopes read it now; undefined for an event no longer kept. One query per request.
+   */
+  async payloads(principal: Principal, keys: readonly string[]): Promise<(DeliveryBody | undefined)[]> {
+    const pairs = keys.map((key) => key.split(' ') as [string, string]);
+    const [events, webhooks] = await Promise.all([
+      this.db.prisma.event.findMany({
+        where: { id: { in: pairs.map(([, eventId]) => eventId) }, organizationId: principal.organizationId },
+      }),
+      this.db.prisma.webhook.findMany({
+        where: { id: { in: pairs.map(([webhookId]) => webhookId) }, organizationId: principal.organizationId },
+        select: { id: true, scopes: true },
+      }),
+    ]);
+    const eventById = new Map(events.map((row) => [row.id, eventEnvelope(row)]));
+    const scopesOf = new Map(webhooks.map((row) => [row.id, new Set(row.scopes)]));
+    return pairs.map(([webhookId, eventId]) => {
+      const event = eventById.get(eventId);
+      const scopes = scopesOf.get(webhookId);
+      return event && scopes ? deliveryBody(event, scopes) : undefined;
+    });
+  }
+
   /**
    * Attempts per hour over the last `hours` hours (the current one included),
    * oldest first, hours without any as zeros: counted by PostgreSQL, one row per hour.
@@ -320,7 +359,12 @@ export class WebhookService {
     if (!delivery) throw notFound('Delivery');
     const test = delivery.eventType === TEST_EVENT_TYPE;
     if (!test) requireEnabled(webhook);
-    const queued = await this.queue(principal, webhookId, [delivery.eventId], test ? 'test' : 'manual');
+    const queued = await this.queue(
+      principal,
+      webhookId,
+      [{ eventId: delivery.eventId, redeliveryOf: delivery.id }],
+      test ? 'test' : 'manual',
+    );
     if (!queued.length) throw new DomainError('CONFLICT', `Event ${delivery.eventId} is no longer kept`);
     return { webhookId, eventIds: queued, count: queued.length };
   }
@@ -330,39 +374,44 @@ export class WebhookService {
     const webhook = await this.find(principal, webhookId);
     const { since } = parseInput(redeliverSchema, input);
     requireEnabled(webhook);
-    const { rows } = await this.db.pool.query<{ eventId: string }>({
-      text: `select d."eventId" from "WebhookDelivery" d join "Event" e on e.id = d."eventId"
+    // Each with its latest attempt: the delivery the redelivery sends again.
+    const { rows } = await this.db.pool.query<{ eventId: string; redeliveryOf: string }>({
+      text: `select d."eventId", (array_agg(d.id order by d."createdAt" desc, d.id desc))[1] as "redeliveryOf"
+             from "WebhookDelivery" d join "Event" e on e.id = d."eventId"
              where d."webhookId" = $1 and d."organizationId" = $2 and d.trigger <> 'test' and e."createdAt" >= $3
              group by d."eventId", e."createdAt"
              having bool_and(d.status = 'failed') and not bool_or(coalesce(d."nextAttemptAt" > now(), false))
              order by e."createdAt", d."eventId" limit ${REDELIVER_LIMIT}`,
       values: [webhookId, principal.organizationId, new Date(since * 1000)],
     });
-    const queued = await this.queue(
-      principal,
-      webhookId,
-      rows.map((row) => row.eventId),
-      'manual',
-    );
+    const queued = await this.queue(principal, webhookId, rows, 'manual');
     return { webhookId, eventIds: queued, count: queued.length };
   }
 
-  /** Adds one job per event still kept, in one transaction; returns the events queued. */
+  /** Adds one job per event still kept, each naming the delivery it sends again, in one statement; returns the events queued. */
   private async queue(
     principal: Principal,
     webhookId: string,
-    eventIds: string[],
+    redeliveries: readonly { eventId: string; redeliveryOf: string }[],
     trigger: 'manual' | 'test',
   ): Promise<string[]> {
-    if (!eventIds.length) return [];
+    if (!redeliveries.length) return [];
     // One statement: every job or none.
     const { rows } = await this.db.pool.query<{ id: string }>({
       text: `select e.id, graphile_worker.add_job('${DELIVER_WEBHOOK}',
-                json_build_object('eventId', e.id, 'webhookId', $3::text, 'trigger', $4::text),
+                json_build_object('eventId', e.id, 'webhookId', $3::text, 'trigger', $4::text,
+                                  'redeliveryOf', r."redeliveryOf"),
                 max_attempts => ${JOB_MAX_ATTEMPTS}) is not null as queued
-             from "Event" e where e.id = any($1::text[]) and e."organizationId" = $2
+             from unnest($1::text[], $5::text[]) as r("eventId", "redeliveryOf")
+             join "Event" e on e.id = r."eventId" and e."organizationId" = $2
              order by e."createdAt", e.id`,
-      values: [eventIds, principal.organizationId, webhookId, trigger],
+      values: [
+        redeliveries.map((one) => one.eventId),
+        principal.organizationId,
+        webhookId,
+        trigger,
+        redeliveries.map((one) => one.redeliveryOf),
+      ],
     });
     return rows.map((row) => row.id);
   }

@@ -5,7 +5,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../../events/catalogue.js';
 import { DateTime } from '../../kit/date-time.js';
-import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { computed, FIELD_KINDS, oneOf, Public, storedObjectList, type FieldKind } from '../../kit/fields.js';
 import { EventTypeEnum } from '../event/event-type-enum.js';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
@@ -68,6 +68,26 @@ export class NewWebhook extends Webhook {
   secret!: string;
 }
 
+/**
+ * A failed attempt's retry is pending until the next attempt of its event runs, or
+ * until a later attempt (a retry or redelivery asked for) gets the event through:
+ * the worker then drops the scheduled retry (src/jobs/deliver-webhook.ts).
+ */
+const retryPendingSql = (t: string) => `("${t}"."nextAttemptAt" is not null and not exists (
+    select 1 from "WebhookDelivery" later
+    where later."webhookId" = "${t}"."webhookId" and later."eventId" = "${t}"."eventId" and later.id <> "${t}".id
+      and ((later.trigger = 'event' and "${t}".trigger = 'event' and later.attempt = "${t}".attempt + 1)
+        or (later.status = 'succeeded' and later."createdAt" >= "${t}"."createdAt"))))`;
+
+@ObjectType({ simpleResolvers: true, description: 'An HTTP header of a delivery: its request or its answer.' })
+export class WebhookHeader {
+  @Public.text({ description: "As sent or received (the request's in lower case)." })
+  name!: string;
+
+  @Public.text()
+  value!: string;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'One delivery attempt of one event to a webhook.' })
 export class WebhookDelivery {
   @Public.id()
@@ -105,8 +125,34 @@ export class WebhookDelivery {
   @Public.text({ nullable: true, description: 'The first 1 KiB of the answer.' })
   responseExcerpt!: string | null;
 
+  @Public.of(storedObjectList(WebhookHeader), {
+    nullable: true,
+    description:
+      'The headers sent, signatures included (the signing secret never is); null for attempts logged before they were kept.',
+  })
+  requestHeaders!: { name: string; value: string }[] | null;
+
+  @Public.of(storedObjectList(WebhookHeader), {
+    nullable: true,
+    description: 'The headers answered (at most 50, each value its first 1 KiB); null when there was no answer.',
+  })
+  responseHeaders!: { name: string; value: string }[] | null;
+
   @Public.timestamp({ nullable: true, description: 'When this attempt failed and a retry is scheduled: its time.' })
   nextAttemptAt!: string | null;
+
+  @Public.of(computed(FIELD_KINDS.boolean, retryPendingSql), {
+    description:
+      'Whether the retry nextAttemptAt names is still to come: false once it has run, or once the event got through ' +
+      'to the webhook meanwhile (a retry asked for), which stops it.',
+  })
+  retryPending!: boolean;
+
+  @Public.id({
+    nullable: true,
+    description: 'A retry or redelivery asked for (trigger manual, or test): the delivery whose event it sends again.',
+  })
+  redeliveryOf!: string | null;
 
   @Public.timestamp()
   createdAt!: string;

@@ -1,10 +1,13 @@
-// The deliveries log of a webhook: every attempt, newest first, with a "failed
-// only" filter, a redelivery of one, and of every failed event since a time.
+// The deliveries log of a webhook: every attempt, newest first, each opening
+// its detail, with a "failed only" filter, a redelivery of one, and of every
+// failed event since a time. A redelivery says so; "retry at" only while that
+// retry is still to come.
 import { graphql } from '../../api.js';
-import { ErrorMessage, Pager, formatDateTime, useSubmit } from '../../ui.js';
+import { ErrorMessage, Link, Pager, StatusBadge, formatDateTime, useSubmit } from '../../ui.js';
 
 export interface Delivery {
   id: string;
+  webhookId: string;
   eventId: string;
   eventType: string;
   attempt: number;
@@ -15,7 +18,29 @@ export interface Delivery {
   error: string | null;
   responseExcerpt: string | null;
   nextAttemptAt: string | null;
+  retryPending: boolean;
+  redeliveryOf: string | null;
   createdAt: string;
+}
+
+/** The fields the log and the detail page read. */
+export const DELIVERY_FIELDS =
+  'id webhookId eventId eventType attempt trigger status statusCode durationMs error responseExcerpt nextAttemptAt retryPending redeliveryOf createdAt';
+
+export const deliveryPath = (delivery: Pick<Delivery, 'id' | 'webhookId'>) =>
+  `/developers/webhooks/${delivery.webhookId}/deliveries/${delivery.id}`;
+
+/** Why this attempt was made, in words: none for an event's own first attempt. */
+export function triggerLabel(delivery: Delivery): string | undefined {
+  if (delivery.trigger === 'test') return delivery.redeliveryOf ? 'Test, sent again' : 'Test';
+  if (delivery.trigger === 'manual') return 'Redelivery';
+  return delivery.attempt > 1 ? `Retry ${delivery.attempt - 1}` : undefined;
+}
+
+/** "Retry at …" while the retry this attempt scheduled is still to come. */
+export function PendingRetry({ delivery }: { delivery: Delivery }) {
+  if (!delivery.retryPending || !delivery.nextAttemptAt) return null;
+  return <div class="muted">retry at {formatDateTime(delivery.nextAttemptAt)}</div>;
 }
 
 export interface DeliveryPage {
@@ -136,19 +161,19 @@ export function DeliveryLog({
             <tbody>
               {deliveries.data.map((delivery) => (
                 <tr key={delivery.id} data-status={delivery.status}>
-                  <td data-label="Time">{formatDateTime(delivery.createdAt)}</td>
+                  <td data-label="Time">
+                    <Link href={deliveryPath(delivery)}>
+                      {formatDateTime(delivery.createdAt)}
+                      <span class="visually-hidden">, {delivery.eventType} delivery</span>
+                    </Link>
+                  </td>
                   <td data-label="Event">
                     <code>{delivery.eventType}</code>
-                    {delivery.trigger !== 'event' && <div class="muted">{delivery.trigger}</div>}
+                    {triggerLabel(delivery) && <div class="muted">{triggerLabel(delivery)}</div>}
                   </td>
                   <td data-label="Result">
-                    <span class={delivery.status === 'succeeded' ? 'status-ok' : 'status-bad'}>
-                      {delivery.status === 'succeeded' ? 'Succeeded' : 'Failed'}
-                    </span>{' '}
-                    {delivery.statusCode ?? 'no answer'}
-                    {delivery.nextAttemptAt && (
-                      <div class="muted">retry at {formatDateTime(delivery.nextAttemptAt)}</div>
-                    )}
+                    <StatusBadge value={delivery.status} /> {delivery.statusCode ?? 'no answer'}
+                    <PendingRetry delivery={delivery} />
                   </td>
                   <td class="number" data-label="Duration">
                     {delivery.durationMs} ms

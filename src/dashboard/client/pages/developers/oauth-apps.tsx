@@ -1,13 +1,15 @@
-// OAuth apps: the list, a new app (its client id and secret shown once), a
-// new secret (shown once), deletion after a confirmation.
+// OAuth apps: the list, a new app (its client id and secret shown once), an
+// app's page to edit it, a new secret (shown once), deletion after a confirmation.
 import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
+import { navigate } from '../../route.js';
 import type { PageProps } from '../../section.js';
 import {
   CodeTags,
   ConfirmButton,
   ErrorMessage,
   formatDateTime,
+  Link,
   Loaded,
   PageHeader,
   ShownOnce,
@@ -15,21 +17,10 @@ import {
   useSubmit,
 } from '../../ui.js';
 import { OauthAppForm } from './oauth-app-form.js';
+import { APP_FIELDS, type OauthApp } from './oauth-app-types.js';
 
-export interface OauthApp {
-  id: string;
-  name: string;
-  description: string | null;
-  clientId: string;
-  clientType: 'confidential' | 'public';
-  requirePkce: boolean;
-  redirectUris: string[];
-  scopes: string[];
-  createdAt: string;
-}
-
-const FIELDS = 'id name description clientId clientType requirePkce redirectUris scopes createdAt';
-const APPS = `query OauthApps { oauthApps(limit: 100, sort: createdAt_desc) { data { ${FIELDS} } pagination { total } } }`;
+const APPS = `query OauthApps { oauthApps(limit: 100, sort: createdAt_desc) { data { ${APP_FIELDS} } pagination { total } } }`;
+const APP = `query OauthApp($id: ID!) { oauthApp(id: $id) { ${APP_FIELDS} } }`;
 const ROTATE = `mutation Rotate($id: ID!) { rotateOauthAppSecret(id: $id) { clientId clientSecret } }`;
 const DELETE = `mutation Delete($id: ID!) { deleteOauthApp(id: $id) }`;
 
@@ -134,6 +125,9 @@ function AppCard({
       </dl>
       <ErrorMessage error={rotate.error ?? remove.error} />
       <div class="actions">
+        <Link class="button secondary" href={`/developers/oauth-apps/${app.id}`}>
+          Edit<span class="visually-hidden"> {app.name}</span>
+        </Link>
         {app.clientType === 'confidential' && (
           <ConfirmButton
             class="secondary"
@@ -151,5 +145,32 @@ function AppCard({
         </ConfirmButton>
       </div>
     </li>
+  );
+}
+
+/** An app's page (/developers/oauth-apps/<id>): its details to edit, back to the list once saved. */
+export function OauthAppPage({ params }: PageProps) {
+  const app = useQuery<{ oauthApp: OauthApp }>(APP, { id: params.id });
+  return (
+    <>
+      <p>
+        <Link href="/developers/oauth-apps">← OAuth apps</Link>
+      </p>
+      <PageHeader title={app.data ? `Edit ${app.data.oauthApp.name}` : 'OAuth app'} />
+      <Loaded query={app}>
+        {({ oauthApp }) => (
+          <>
+            <p class="muted">
+              Client ID <code>{oauthApp.clientId}</code>
+            </p>
+            <OauthAppForm
+              app={oauthApp}
+              onSaved={() => navigate('/developers/oauth-apps')}
+              onCancel={() => navigate('/developers/oauth-apps')}
+            />
+          </>
+        )}
+      </Loaded>
+    </>
   );
 }

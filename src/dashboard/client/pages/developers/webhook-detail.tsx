@@ -1,7 +1,9 @@
 // One webhook: its status and actions (test event, edit, new secret, delete),
-// a chart of the last day's deliveries and the deliveries log. Refresh reloads
-// both: deliveries are made by the worker, after the page asked for them.
-import { useState } from 'preact/hooks';
+// a chart of the last day's deliveries and the deliveries log. Deliveries are
+// made by the worker, after the page asked for them: the log's first page asks
+// again every few seconds (quietly, keeping the reader's place and focus, and
+// saying how many arrived), and Refresh asks at once.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { navigate, setQuery, useLocation } from '../../route.js';
 import type { PageProps } from '../../section.js';
@@ -13,11 +15,13 @@ import {
   Loaded,
   PageHeader,
   ShownOnce,
+  usePolling,
   useQuery,
   useSubmit,
 } from '../../ui.js';
 import { DeliveryChart, type DeliveryHour } from './delivery-chart.js';
-import { DeliveryLog, type DeliveryPage } from './delivery-log.js';
+import { DELIVERY_FIELDS, DeliveryLog, type DeliveryPage } from './delivery-log.js';
+import './developers.css';
 import { WebhookForm } from './webhook-form.js';
 import { ROTATE_WEBHOOK_SECRET, WEBHOOK_FIELDS, type ShownSecret, type Webhook } from './webhook-types.js';
 import { WebhookStatus } from './webhooks.js';
@@ -27,7 +31,7 @@ const WEBHOOK = `query Webhook($id: ID!, $page: Int!, $limit: Int!, $status: Web
   webhook(id: $id) {
     ${WEBHOOK_FIELDS}
     deliveries(page: $page, limit: $limit, status: $status) {
-      data { id eventId eventType attempt trigger status statusCode durationMs error responseExcerpt nextAttemptAt createdAt }
+      data { ${DELIVERY_FIELDS} }
       pagination { page limit total }
     }
   }
@@ -37,6 +41,23 @@ const TEST = `mutation TestWebhook($id: ID!) { testWebhook(id: $id) { count } }`
 const DELETE = `mutation DeleteWebhook($id: ID!) { deleteWebhook(id: $id) }`;
 
 type Data = { webhook: Webhook & { deliveries: DeliveryPage }; webhookDeliveryStats: DeliveryHour[] };
+
+/** How often the log's first page asks for new deliveries. */
+export const POLL_MS = 3000;
+
+/** "2 new deliveries" when a quiet refresh brought some (for a polite live region), else undefined. */
+function useArrivals(deliveries: DeliveryPage | undefined, watching: boolean): string | undefined {
+  const seen = useRef<Set<string> | undefined>(undefined);
+  const [said, setSaid] = useState<string>();
+  useEffect(() => {
+    if (!deliveries) return;
+    const ids = deliveries.data.map((delivery) => delivery.id);
+    const fresh = seen.current && watching ? ids.filter((id) => !seen.current!.has(id)).length : 0;
+    seen.current = new Set([...(seen.current ?? []), ...ids]);
+    if (fresh) setSaid(fresh === 1 ? '1 new delivery' : `${fresh} new deliveries`);
+  }, [deliveries, watching]);
+  return said;
+}
 
 export function WebhookPage({ params }: PageProps) {
   const { query } = useLocation();
@@ -51,9 +72,13 @@ export function WebhookPage({ params }: PageProps) {
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<ShownSecret>();
   const [notice, setNotice] = useState<string>();
+  // Only the first page changes as deliveries arrive; another page stays as read, and so does a form.
+  const watching = page === 1 && !editing;
+  usePolling(data.refresh, POLL_MS, watching);
+  const arrivals = useArrivals(data.data?.webhook.deliveries, watching);
   /** What was asked for, and (when something was queued) where to see it delivered. */
   const queued = (what: string, count = 1) => {
-    setNotice(count ? `${what} The worker delivers it in a moment: press Refresh to see it in the log.` : what);
+    setNotice(count ? `${what} The worker delivers it in a moment: it appears in the log below.` : what);
     data.reload();
   };
   const test = useSubmit(async () => {
@@ -92,6 +117,9 @@ export function WebhookPage({ params }: PageProps) {
           {notice}
         </p>
       )}
+      <p class="visually-hidden" role="status">
+        {arrivals}
+      </p>
       {secret && <ShownOnce title={secret.title} values={secret.values} onDone={() => setSecret(undefined)} />}
       <Loaded query={data}>
         {({ webhook, webhookDeliveryStats }) => (

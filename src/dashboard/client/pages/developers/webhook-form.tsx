@@ -1,8 +1,11 @@
 // A webhook's form, to create one or edit one: URL, event types grouped by
-// area (each with its description), description, and enabled or disabled.
+// area (each with its description; "Select all" and "Clear" for all of them and
+// for each area), description, and enabled or disabled.
+import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { ErrorMessage, Field, Loaded, checkedValues, formValues, useQuery, useSubmit } from '../../ui.js';
 import { WEBHOOK_FIELDS, type Webhook } from './webhook-types.js';
+import './developers.css';
 
 interface EventType {
   type: string;
@@ -27,6 +30,16 @@ export function WebhookForm({
   onCancel: () => void;
 }) {
   const types = useQuery<{ webhookEventTypes: EventType[] }>(EVENT_TYPES);
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(webhook?.events ?? []));
+  const choose = (values: readonly string[], on: boolean) =>
+    setChosen((previous) => {
+      const next = new Set(previous);
+      for (const value of values) {
+        if (on) next.add(value);
+        else next.delete(value);
+      }
+      return next;
+    });
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
     const values = formValues(form);
     const input = {
@@ -66,21 +79,37 @@ export function WebhookForm({
       />
       <Loaded query={types}>
         {({ webhookEventTypes }) => (
-          <fieldset class="checks" aria-describedby={eventsError ? 'events-error' : undefined}>
+          <fieldset
+            class={`checks${eventsError ? ' invalid' : ''}`}
+            aria-describedby={eventsError ? 'events-error' : undefined}
+          >
             <legend>Events</legend>
+            <SelectTools
+              what="every event type"
+              values={webhookEventTypes.map((type) => type.type)}
+              chosen={chosen}
+              onChoose={choose}
+            />
             {Object.entries(AREAS).map(([area, label]) => {
               const ofArea = webhookEventTypes.filter((type) => type.area === area);
               if (!ofArea.length) return null;
               return (
                 <div class="event-area" key={area} role="group" aria-labelledby={`area-${area}`}>
                   <h3 id={`area-${area}`}>{label}</h3>
+                  <SelectTools
+                    what={`${label} events`}
+                    values={ofArea.map((type) => type.type)}
+                    chosen={chosen}
+                    onChoose={choose}
+                  />
                   {ofArea.map((type) => (
                     <label key={type.type}>
                       <input
                         type="checkbox"
                         name="events"
                         value={type.type}
-                        defaultChecked={webhook?.events.includes(type.type)}
+                        checked={chosen.has(type.type)}
+                        onChange={(event) => choose([type.type], event.currentTarget.checked)}
                       />
                       <span>
                         <code>{type.type}</code> <span class="muted">{type.description}</span>
@@ -127,5 +156,43 @@ export function WebhookForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** "Select all" and "Clear" for a set of checkboxes, with how many of them are ticked. */
+function SelectTools({
+  what,
+  values,
+  chosen,
+  onChoose,
+}: {
+  what: string;
+  values: readonly string[];
+  chosen: ReadonlySet<string>;
+  onChoose: (values: readonly string[], on: boolean) => void;
+}) {
+  const ticked = values.filter((value) => chosen.has(value)).length;
+  return (
+    <div class="select-tools">
+      <button
+        type="button"
+        class="secondary small"
+        aria-label={`Select all: ${what}`}
+        onClick={() => onChoose(values, true)}
+      >
+        Select all
+      </button>
+      <button
+        type="button"
+        class="secondary small"
+        aria-label={`Clear: ${what}`}
+        onClick={() => onChoose(values, false)}
+      >
+        Clear
+      </button>
+      <span class="muted">
+        {ticked} of {values.length} chosen
+      </span>
+    </div>
   );
 }

@@ -79,7 +79,9 @@ export function useBatched<T>(
     );
     return () => void (current = false);
   }, [joined, generation, refresh]);
-  return { ...state, reload: () => setGeneration((n) => n + 1) };
+  const reload = () => setGeneration((n) => n + 1);
+  // Nothing to load quietly here: a refresh is a reload.
+  return { ...state, reload, refresh: reload };
 }
 
 /** The key `useBatched` files an argument set's answer under. */

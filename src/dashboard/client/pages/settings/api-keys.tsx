@@ -1,6 +1,7 @@
-// Settings → API Keys: every key of the organization with its state, a mark on
+// Settings → API Keys: the organization's keys with their state, a mark on
 // keys due for rotation, rotate (the new secret shown once) and revoke, each
-// after a confirmation.
+// after a confirmation. Revoked keys are left out unless asked for ("Show
+// revoked keys", in the URL); a rotated one names the key that replaced it.
 import { useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { setQuery, useLocation } from '../../route.js';
@@ -14,6 +15,7 @@ import {
   PageHeader,
   Pager,
   ShownOnce,
+  StatusBadge,
   useQuery,
   useSubmit,
 } from '../../ui.js';
@@ -31,6 +33,7 @@ export interface ApiKey {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+  replacedBy: { id: string; name: string; prefix: string } | null;
 }
 
 export interface NewApiKey {
@@ -40,9 +43,9 @@ export interface NewApiKey {
   secret: string;
 }
 
-const KEYS = `query ApiKeys($page: Int) {
-  apiKeys(page: $page, limit: 20, sort: createdAt_desc) {
-    data { id name prefix scopes createdAt lastUsedAt expiresAt revokedAt }
+const KEYS = `query ApiKeys($page: Int, $revoked: Boolean) {
+  apiKeys(page: $page, limit: 20, sort: createdAt_desc, revoked: $revoked) {
+    data { id name prefix scopes createdAt lastUsedAt expiresAt revokedAt replacedBy { id name prefix } }
     pagination { page limit total }
   }
 }`;
@@ -61,9 +64,10 @@ const dueForRotation = (key: ApiKey) =>
 export function ApiKeysPage() {
   const { query } = useLocation();
   const page = Number(query.get('page')) || 1;
+  const showRevoked = query.get('revoked') === 'shown';
   const keys = useQuery<{ apiKeys: { data: ApiKey[]; pagination: { page: number; limit: number; total: number } } }>(
     KEYS,
-    { page },
+    { page, revoked: showRevoked ? null : false },
   );
   const [rotated, setRotated] = useState<NewApiKey>();
   const action = useSubmit(async (run: () => Promise<void>) => {
@@ -98,6 +102,18 @@ export function ApiKeysPage() {
         />
       )}
       <ErrorMessage error={action.error} />
+      <div class="checks">
+        <label>
+          <input
+            type="checkbox"
+            checked={showRevoked}
+            onChange={(event) =>
+              setQuery({ revoked: event.currentTarget.checked ? 'shown' : undefined, page: undefined })
+            }
+          />
+          Show revoked keys
+        </label>
+      </div>
       <Loaded query={keys}>
         {({ apiKeys }) =>
           apiKeys.data.length ? (
@@ -128,7 +144,7 @@ export function ApiKeysPage() {
               <Pager {...apiKeys.pagination} onPage={(next) => setQuery({ page: next })} />
             </>
           ) : (
-            <p class="empty panel">No API keys yet.</p>
+            <p class="empty panel">{showRevoked ? 'No API keys yet.' : 'No active API key.'}</p>
           )
         }
       </Loaded>
@@ -161,7 +177,14 @@ function KeyRow({
       </td>
       <td>{formatDateTime(key.lastUsedAt)}</td>
       <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'Never'}</td>
-      <td class={state.ok ? 'status-ok' : 'status-bad'}>{state.label}</td>
+      <td>
+        <StatusBadge value={state.label.toLowerCase()} label={state.label} />
+        {key.replacedBy && (
+          <div class="muted">
+            Replaced by {key.replacedBy.name} <code>{key.replacedBy.prefix}…</code>
+          </div>
+        )}
+      </td>
       <td>
         {!key.revokedAt && (
           <div class="actions">

@@ -1,7 +1,8 @@
-// The Settings section: API Keys and Users. Every operation behind them needs
-// `admin` on the server (the API-key and user resolvers), so their links and
-// pages are shown to admins only.
+// The Settings section: everyone's own account (password, sessions), and for
+// admins API Keys and Users, whose every operation needs `admin` on the server
+// (the API-key and user resolvers), so their links and pages are shown to admins only.
 import type { Section } from '../../section.js';
+import { AccountPage } from './account.js';
 import { NewApiKeyPage } from './api-key-form.js';
 import { ApiKeysPage } from './api-keys.js';
 import { EditUserPage, NewUserPage } from './user-form.js';
@@ -10,10 +11,12 @@ import { UsersPage } from './users.js';
 export const settingsSection: Section = {
   title: 'Settings',
   links: [
+    { href: '/settings/account', label: 'Your account' },
     { href: '/settings/api-keys', label: 'API Keys', needs: 'admin' },
     { href: '/settings/users', label: 'Users', needs: 'admin' },
   ],
   routes: [
+    { path: '/settings/account', page: AccountPage },
     { path: '/settings/api-keys', page: ApiKeysPage, needs: 'admin' },
     { path: '/settings/api-keys/new', page: NewApiKeyPage, needs: 'admin' },
     { path: '/settings/users', page: UsersPage, needs: 'admin' },

@@ -1,8 +1,7 @@
 // A record's history: the events about it (GraphQL `events(objectId:)`, those
 // the viewer's scopes read), newest first, each with who did it (the actor's
 // name: a user, an API key, an OAuth app, System), when, and which fields a
-// change changed. The API lists events oldest first, so the newest are read
-// from its last pages.
+// change changed (`sort: createdAt_desc`: the latest hundred).
 import { useEffect, useState } from 'preact/hooks';
 import { graphql } from '../api.js';
 import { asApiError, ErrorMessage, formatDateTime, humanize, Loading } from '../ui.js';
@@ -19,28 +18,20 @@ interface HistoryEvent {
 }
 
 interface EventPage {
-  events: { data: HistoryEvent[]; pagination: { total: number } };
+  events: { data: HistoryEvent[]; pagination: { total: number; totalExact: boolean } };
 }
 
 const LIMIT = 100;
-const HISTORY = `query RecordHistory($objectId: ID!, $page: Int, $limit: Int) {
-  events(objectId: $objectId, page: $page, limit: $limit) {
-    data { id type created actor { type id name } data } pagination { total }
+const HISTORY = `query RecordHistory($objectId: ID!, $limit: Int) {
+  events(objectId: $objectId, limit: $limit, sort: createdAt_desc) {
+    data { id type created actor { type id name } data } pagination { total totalExact }
   }
 }`;
 
 /** The latest LIMIT events about the record, newest first, and how many there are in all. */
-async function latestEvents(objectId: string): Promise<{ events: HistoryEvent[]; total: number }> {
-  const page = (n: number) => graphql<EventPage>(HISTORY, { objectId, page: n, limit: LIMIT });
-  const first = await page(1);
-  const total = first.events.pagination.total;
-  let events = first.events.data;
-  if (total > LIMIT) {
-    const last = Math.ceil(total / LIMIT);
-    const [before, end] = await Promise.all([page(last - 1), page(last)]);
-    events = [...before.events.data, ...end.events.data].slice(-LIMIT);
-  }
-  return { events: [...events].reverse(), total };
+async function latestEvents(objectId: string): Promise<{ events: HistoryEvent[]; total: number; exact: boolean }> {
+  const { events } = await graphql<EventPage>(HISTORY, { objectId, limit: LIMIT });
+  return { events: events.data, total: events.pagination.total, exact: events.pagination.totalExact };
 }
 
 const ACTOR_KINDS: Record<string, string> = { api_key: 'API key', oauth_app: 'OAuth app' };
@@ -64,7 +55,7 @@ function Actor({ actor }: { actor: HistoryEvent['actor'] }) {
 const what = (type: string) => humanize(type.slice(type.lastIndexOf('.') + 1));
 
 export function RecordHistory({ objectId, reload = 0 }: { objectId: string; reload?: number }) {
-  const [result, setResult] = useState<{ events: HistoryEvent[]; total: number }>();
+  const [result, setResult] = useState<{ events: HistoryEvent[]; total: number; exact: boolean }>();
   const [error, setError] = useState<ApiError>();
   useEffect(() => {
     let current = true;
@@ -84,7 +75,8 @@ export function RecordHistory({ objectId, reload = 0 }: { objectId: string; relo
         <>
           {result.total > result.events.length && (
             <p class="muted">
-              The latest {result.events.length} of {result.total} events.
+              The latest {result.events.length} of {result.exact ? '' : 'more than '}
+              {result.total} events.
             </p>
           )}
           <ol class="history-list">

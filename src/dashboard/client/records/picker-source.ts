@@ -11,7 +11,8 @@ const sources = new Map<string, PickerSource>();
 export function pickerSourceOf(entry: CatalogueResource): PickerSource {
   let source = sources.get(entry.key);
   if (source) return source;
-  const named = new Set(entry.label.flat());
+  // What a record is usually named by (a contact's email names it only when it has no name: a detail).
+  const named = new Set(entry.label[0] ?? []);
   const email = entry.fields.find((field) => field.kind === 'email' && !named.has(field.name));
   const text = entry.fields.find(
     (field) => field.kind === 'text' && !named.has(field.name) && !isLongText(field) && field.name !== 'currency',

@@ -12,14 +12,9 @@ import { EditRecordPage, NewRecordPage } from './form.js';
 import { RecordListPage } from './list.js';
 import { RecordPage } from './record.js';
 
-/** The areas in the order the navigation shows them; another area's title follows them. */
-const AREA_ORDER = ['CRM', 'HR', 'Finance'];
-
-/** A section per area title, each resource's list a link, in the catalogue's order. */
+/** A section per area title (navigation.ts orders and merges them), each resource's list a link, in the catalogue's order. */
 export function recordSections(catalogue: readonly CatalogueResource[]): Section[] {
-  const titles = [...new Set(catalogue.map((entry) => entry.area.title))].sort(
-    (a, b) => (AREA_ORDER.indexOf(a) + 1 || 99) - (AREA_ORDER.indexOf(b) + 1 || 99),
-  );
+  const titles = [...new Set(catalogue.map((entry) => entry.area.title))];
   return titles.map((sectionTitle) => ({
     title: sectionTitle,
     links: catalogue

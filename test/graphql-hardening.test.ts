@@ -368,9 +368,10 @@ describe('the REST facade', () => {
       expect(refusals, `${route.method} ${route.path}`).toEqual([]);
       expect(cost, `${route.method} ${route.path}`).toBeGreaterThan(0);
     }
-    // The costliest, a page of 100 contacts, is far below the limit.
+    // The costliest, a page of 100 contacts, is far below the limit (its pagination's six
+    // fields, totalExact and next among them, are counted per item as the estimator counts a list's).
     const contacts = ROUTES.find((r) => r.method === 'get' && r.path === '/crm/contacts')!;
-    expect(checkOperation(schema, contacts.operation, DEFAULTS, { limit: 100 }).cost).toBe(1601);
+    expect(checkOperation(schema, contacts.operation, DEFAULTS, { limit: 100 }).cost).toBe(1801);
   });
 });
 

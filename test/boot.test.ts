@@ -193,7 +193,14 @@ describe('first run with DATABASE_URL (development)', () => {
       expect(curl.status).toBe(200);
       expect(curl.body).toEqual({
         data: expect.any(Array),
-        pagination: { page: 1, limit: 50, total: expect.any(Number), pages: expect.any(Number) },
+        pagination: {
+          page: 1,
+          limit: 50,
+          total: expect.any(Number),
+          totalExact: true,
+          pages: expect.any(Number),
+          next: null,
+        },
       });
 
       const health = await fetch(`${first.url}/healthz`);

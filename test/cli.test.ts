@@ -241,6 +241,7 @@ describe('with DATABASE_URL and a running server', () => {
           'lastUsedAt',
           'name',
           'prefix',
+          'replacedById',
           'revokedAt',
           'scopes',
         ].sort(),

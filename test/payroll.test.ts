@@ -149,12 +149,12 @@ describe('the basis (payslip.ts, pure)', () => {
           {
             code: 'salary',
             amount: 483_871n,
-            description: 'Salary 2026-03-01..2026-03-15: 1000000 a month × 15/31 days',
+            description: 'Salary 2026-03-01..2026-03-15: 10000.00 USD a month × 15/31 days',
           },
           {
             code: 'salary',
             amount: 774_194n,
-            description: 'Salary 2026-03-16..2026-03-31: 1500000 a month × 16/31 days',
+            description: 'Salary 2026-03-16..2026-03-31: 15000.00 USD a month × 16/31 days',
           },
         ],
         grossAmount: 1_258_065n,
@@ -209,7 +209,7 @@ describe('what a month pays (defects of issue 25)', () => {
       {
         kind: 'earning',
         code: 'salary',
-        description: 'Salary 2026-02: 12000000 a year / 12 (month 2, rounded cumulatively)',
+        description: 'Salary 2026-02: 120000.00 USD a year / 12 (month 2, rounded cumulatively)',
         amount: 1_000_000,
       },
     ]);
@@ -251,7 +251,11 @@ describe('what a month pays (defects of issue 25)', () => {
     expect(itemOf(june, left.id)).toMatchObject({
       grossAmount: 666_667,
       lines: [
-        { code: 'salary', amount: 666_667, description: 'Salary 2026-06-01..2026-06-20: 1000000 a month × 20/30 days' },
+        {
+          code: 'salary',
+          amount: 666_667,
+          description: 'Salary 2026-06-01..2026-06-20: 10000.00 USD a month × 20/30 days',
+        },
       ],
       basis: { daysPaid: 20, daysInPeriod: 30 },
     });
@@ -297,8 +301,8 @@ describe('what a month pays (defects of issue 25)', () => {
     expect(itemOf(august, back.id)).toMatchObject({
       grossAmount: 677_420,
       lines: [
-        { amount: 322_581, description: 'Salary 2026-08-01..2026-08-10: 1000000 a month × 10/31 days' },
-        { amount: 354_839, description: 'Salary 2026-08-21..2026-08-31: 1000000 a month × 11/31 days' },
+        { amount: 322_581, description: 'Salary 2026-08-01..2026-08-10: 10000.00 USD a month × 10/31 days' },
+        { amount: 354_839, description: 'Salary 2026-08-21..2026-08-31: 10000.00 USD a month × 11/31 days' },
       ],
       basis: { daysPaid: 21, daysInPeriod: 31 },
     });
@@ -325,13 +329,13 @@ describe('what a month pays (defects of issue 25)', () => {
         {
           kind: 'earning',
           code: 'salary',
-          description: 'Salary 2026-03-01..2026-03-15: 1000000 a month × 15/31 days',
+          description: 'Salary 2026-03-01..2026-03-15: 10000.00 USD a month × 15/31 days',
           amount: 483_871,
         },
         {
           kind: 'earning',
           code: 'salary',
-          description: 'Salary 2026-03-16..2026-03-31: 1500000 a month × 16/31 days',
+          description: 'Salary 2026-03-16..2026-03-31: 15000.00 USD a month × 16/31 days',
           amount: 774_194,
         },
       ],
@@ -365,7 +369,7 @@ describe('what a month pays (defects of issue 25)', () => {
         {
           kind: 'earning',
           code: 'unpaid_leave',
-          description: 'Unpaid leave 2026-03-02..2026-03-04: 1000000 a month × 3/31 days',
+          description: 'Unpaid leave 2026-03-02..2026-03-04: 10000.00 USD a month × 3/31 days',
           amount: -96_774,
         },
       ],
@@ -394,11 +398,16 @@ describe('what a month pays (defects of issue 25)', () => {
         {
           kind: 'earning',
           code: 'meal_allowance',
-          description: 'Meal allowance 2026-03: 50000 a month',
+          description: 'Meal allowance 2026-03: 500.00 USD a month',
           amount: 50_000,
         },
-        { kind: 'deduction', code: 'pension', description: 'Pension: 5% of gross 1050000', amount: 52_500 },
-        { kind: 'deduction', code: 'garnishment', description: 'Court order 2026-03: 100000 a month', amount: 100_000 },
+        { kind: 'deduction', code: 'pension', description: 'Pension: 5% of gross 10500.00 USD', amount: 52_500 },
+        {
+          kind: 'deduction',
+          code: 'garnishment',
+          description: 'Court order 2026-03: 1000.00 USD a month',
+          amount: 100_000,
+        },
       ],
     });
     // The pension rises to 2.5% more from April (a new component after the old one ends), a bonus of 10%
@@ -434,7 +443,9 @@ describe('what a month pays (defects of issue 25)', () => {
       ['garnishment', 100_000],
       ['pension', 82_500],
     ]);
-    expect(itemOf(april, member.id).lines[2].description).toBe('Bonus: 10% of the salary paid 1000000 × 15/30 days');
+    expect(itemOf(april, member.id).lines[2].description).toBe(
+      'Bonus: 10% of the salary paid 10000.00 USD × 15/30 days',
+    );
     // An overlapping component of the same code is a 409 naming code.
     const overlapping = await send('POST', '/hr/pay-components', {
       employeeId: member.id,

@@ -17,6 +17,9 @@
 //   deduction) or to the salary paid, unpaid leave included (an earning), times
 //   the share of the employed days it applies on.
 // Every line is rounded on its own, half up (a deduction's magnitude half up).
+// Each line's description shows its arithmetic in the currency's major units.
+import { majorUnits } from '../../kit/major-units.js';
+
 export type PayKind = 'earning' | 'deduction';
 
 export interface EmploymentPeriod {
@@ -173,6 +176,11 @@ function runsOf<K>(days: number[], keyOf: (day: number) => K | undefined): DayRu
 }
 
 /** 500 -> "5", 250 -> "2.5", 1275 -> "12.75". */
+/** An amount as the payslip's reader reads it: 1234567 USD is "12345.67 USD". */
+function money(minor: bigint, currency: string): string {
+  return `${majorUnits(minor, currency)} ${currency}`;
+}
+
 export function percentText(basisPoints: bigint): string {
   const [whole, hundredths] = [basisPoints / 100n, basisPoints % 100n];
   if (hundredths === 0n) return String(whole);
@@ -224,8 +232,8 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
       daysPaid += run.days;
       const description =
         run.days === month.days
-          ? `Salary ${month.label}: ${run.key.record.salary} a year / 12 (month ${month.month}, rounded cumulatively)`
-          : `Salary ${span(run)}: ${monthly(run.key)} a month × ${run.days}/${month.days} days`;
+          ? `Salary ${month.label}: ${money(run.key.record.salary, run.key.record.currency)} a year / 12 (month ${month.month}, rounded cumulatively)`
+          : `Salary ${span(run)}: ${money(monthly(run.key), run.key.record.currency)} a month × ${run.days}/${month.days} days`;
       const amount = roundHalfUp(monthly(run.key) * BigInt(run.days), dim);
       salaryLines.push({ kind: 'earning', code: 'salary', description, amount });
     }
@@ -234,7 +242,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
       leaveLines.push({
         kind: 'earning',
         code: 'unpaid_leave',
-        description: `Unpaid leave ${span(run)}: ${monthly(run.key)} a month × ${run.days}/${month.days} days`,
+        description: `Unpaid leave ${span(run)}: ${money(monthly(run.key), run.key.record.currency)} a month × ${run.days}/${month.days} days`,
         amount: -roundHalfUp(monthly(run.key) * BigInt(run.days), dim),
       });
     }
@@ -242,6 +250,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
   if (used.size === 0) return { skipped: 'no_compensation' };
   const currencies = new Set([...used].map((record) => record.record.currency));
   if (currencies.size > 1) return { skipped: 'currency_changed' };
+  const currency = [...currencies][0]!;
 
   const sum = (lines: PayLine[]) => lines.reduce((total, line) => total + line.amount, 0n);
   const salaryPaid = sum(salaryLines) + sum(leaveLines);
@@ -263,8 +272,8 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
           kind: component.kind,
           code: component.code,
           description: whole
-            ? `${component.description} ${month.label}: ${component.amount} a month`
-            : `${component.description} ${month.label}: ${component.amount} a month × ${count}/${month.days} days`,
+            ? `${component.description} ${month.label}: ${money(component.amount!, currency)} a month`
+            : `${component.description} ${month.label}: ${money(component.amount!, currency)} a month × ${count}/${month.days} days`,
           amount: roundHalfUp(component.amount! * BigInt(count), BigInt(month.days)),
         },
       ];
@@ -278,7 +287,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
       {
         kind: component.kind,
         code: component.code,
-        description: `${component.description}: ${percentText(component.basisPoints!)}% of ${of} ${base}${share}`,
+        description: `${component.description}: ${percentText(component.basisPoints!)}% of ${of} ${money(base, currency)}${share}`,
         amount: roundHalfUp(base * component.basisPoints! * BigInt(count), 10_000n * BigInt(paidDays.length)),
       },
     ];
@@ -297,7 +306,7 @@ export function computePayslip(inputs: PayInputs): PayOutcome {
   const basisRecords = [...used].sort(byFrom).map(({ record }) => record);
   return {
     payslip: {
-      currency: [...currencies][0]!,
+      currency,
       lines: [...lines, ...deductionLines],
       grossAmount,
       deductionsAmount,

@@ -23,7 +23,7 @@ import {
 } from '../../ui.js';
 import { fromMinorUnits } from '../data/money.js';
 // One action button for every desk (the HR desk's), so they look and read alike.
-import { ActionButton } from '../hr/action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { withoutFieldName } from './draft.js';
 import { amountOf, useFocusOnOpen } from './payment-form.js';
 import { PAYMENT_FIELDS, type Payment } from './records.js';

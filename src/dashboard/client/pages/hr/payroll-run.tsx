@@ -19,7 +19,7 @@ import {
   useSubmit,
 } from '../../ui.js';
 import { RecordHistory } from '../../records/history.js';
-import { ActionButton } from './action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { runTitle } from './payroll.js';
 import { PayslipLines } from './payslip-lines.js';
 import { RUN_FIELDS, SKIP_REASONS, totalsOf, type PayrollItem, type PayrollRun } from './payroll-types.js';

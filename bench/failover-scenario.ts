@@ -246,8 +246,10 @@ class Formation {
         : undefined,
     );
     log('node1 is the primary; cloning node2');
+    const cloning = Date.now();
     node('node2');
     await this.stable();
+    log(`node2 is its synchronous standby (${((Date.now() - cloning) / 1000).toFixed(1)} s)`);
   }
 
   /** The formation's URL as `pg_autoctl show uri` prints it, for the user `postgres`, without TLS (--no-ssl). */
@@ -256,6 +258,24 @@ class Formation {
     const uri = /postgres(?:ql)?:\/\/\S+/.exec(output)?.[0];
     if (!uri) throw new Error(`pg_autoctl show uri printed no URI:\n${output}`);
     return uri.replace(/^postgres(ql)?:\/\//, 'postgres://postgres@').replace(/sslmode=[a-z-]+/, 'sslmode=disable');
+  }
+
+  /** Whether a node's PostgreSQL answers a query. */
+  async accepts(name: string): Promise<boolean> {
+    const client = new pg.Client({
+      connectionString: `postgres://postgres@127.0.0.1:${this.ports[name as 'node1']}/platform?sslmode=disable`,
+      connectionTimeoutMillis: 2000,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 
   /** The postmaster's process id of a node (its pgdata's postmaster.pid). */
@@ -513,7 +533,13 @@ export async function runFailoverScenario({ rate, settleS, log = () => {} }: Fai
     log(`kill -9 of ${hostOf(primary)}'s postmaster (pid ${pid})`);
     marks.push({ kind: 'kill -9', at: performance.now(), from: hostOf(primary) });
     process.kill(pid, 'SIGKILL');
-    await sleep(1000);
+    // Recovered when the other node was promoted, or the keeper started the killed one's PostgreSQL again.
+    const killed = primary.nodename;
+    await within('a primary after the kill', 180_000, async () => {
+      const nodes = await formation.states();
+      if (nodes.some((n) => n.nodename !== killed && n.current_group_state === 'primary')) return true;
+      return formation.postmasterPid(killed) !== pid && (await formation.accepts(killed)) ? true : undefined;
+    });
     primary = await formation.stable();
     marks.at(-1)!.to = hostOf(primary);
     log(`after the kill: primary ${hostOf(primary)}`);
@@ -541,6 +567,8 @@ export async function runFailoverScenario({ rate, settleS, log = () => {} }: Fai
     pool.on('error', () => {});
     let checks;
     try {
+      // A connection to the primary (the process's remembered one may be a standby by now: the first attempt says so).
+      await within('a connection to the primary', 60_000, async () => (await pool.query('select 1'), true));
       const contacts = await pool.query<{ id: string }>('select id from "Contact" where "organizationId" = $1', [
         organization.id,
       ]);

@@ -79,7 +79,11 @@ export class CredentialResolver {
     // A failover group's URL finds the primary again at each reconnection (src/db/multi-host.ts).
     const client = newClient(connectionString);
     client.on('notification', (message) => this.forget(message.payload ?? ''));
+    // A lost connection may report more than one error (the server's notice, then the end): one reconnection.
+    let lost = false;
     client.on('error', (error) => {
+      if (lost) return;
+      lost = true;
       if (!this.closed) this.logger.warn({ error: error.message }, 'api key change listener lost; reconnecting');
       this.cache.clear();
       this.listener = undefined;

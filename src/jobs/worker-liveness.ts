@@ -48,13 +48,16 @@ export async function startLiveness(
   const ownIds = new Set<string>();
   let closed = false;
   let reconnecting: NodeJS.Timeout | undefined;
+  const lost = new WeakSet<pg.Client>();
   const lock = (client: pg.Client, id: string) =>
     client.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, id]);
 
   async function connectHolder(): Promise<pg.Client> {
     const client = newClient(databaseUrl);
     client.on('error', (error) => {
-      if (closed) return;
+      lost.add(client);
+      // Only the connection holding the marks now matters (a lost one may report more than one error).
+      if (closed || client !== holder) return;
       logger.warn({ error: error.message }, 'worker liveness connection lost; reconnecting');
       reconnectSoon(1);
     });
@@ -75,6 +78,8 @@ export async function startLiveness(
             for (const id of ownIds) await lock(client, id);
             await holder.end().catch(() => {});
             holder = client;
+            // Lost while it was taking the marks: again.
+            if (lost.has(client)) reconnectSoon(1);
             logger.info({ workers: [...ownIds] }, 'worker liveness marks taken again');
           } catch (error) {
             logger.warn({ error: (error as Error).message }, 'worker liveness cannot reconnect yet');

@@ -248,7 +248,16 @@ class Formation {
     log('node1 is the primary; cloning node2');
     const cloning = Date.now();
     node('node2');
-    await this.stable();
+    // pg_basebackup waits for a spread checkpoint (minutes); an explicit CHECKPOINT on the primary ends the wait.
+    let cloned = false;
+    const hurry = (async () => {
+      while (!cloned) {
+        await sleep(2000);
+        await this.sql('node1', 'checkpoint').catch(() => {});
+      }
+    })();
+    await this.stable().finally(() => (cloned = true));
+    await hurry;
     log(`node2 is its synchronous standby (${((Date.now() - cloning) / 1000).toFixed(1)} s)`);
   }
 
@@ -260,8 +269,8 @@ class Formation {
     return uri.replace(/^postgres(ql)?:\/\//, 'postgres://postgres@').replace(/sslmode=[a-z-]+/, 'sslmode=disable');
   }
 
-  /** Whether a node's PostgreSQL answers a query. */
-  async accepts(name: string): Promise<boolean> {
+  /** Runs one statement on a node, as the superuser `postgres`. */
+  async sql(name: string, statement: string): Promise<void> {
     const client = new pg.Client({
       connectionString: `postgres://postgres@127.0.0.1:${this.ports[name as 'node1']}/platform?sslmode=disable`,
       connectionTimeoutMillis: 2000,
@@ -269,13 +278,18 @@ class Formation {
     client.on('error', () => {});
     try {
       await client.connect();
-      await client.query('select 1');
-      return true;
-    } catch {
-      return false;
+      await client.query(statement);
     } finally {
       await client.end().catch(() => {});
     }
+  }
+
+  /** Whether a node's PostgreSQL answers a query. */
+  accepts(name: string): Promise<boolean> {
+    return this.sql(name, 'select 1').then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The postmaster's process id of a node (its pgdata's postmaster.pid). */

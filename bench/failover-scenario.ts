@@ -45,11 +45,14 @@ export interface FailoverFigures {
   to: string;
   /** Requests sent from this failover's start to the next one's that did not answer 201. */
   refused: number;
-  /** Of those: answered 503 with Retry-After. */
+  /** Of those: answered 503 with Retry-After; and by the error's message. */
   refused503: number;
+  reasons503: Record<string, number>;
+  /** Seconds after the failover's start of the first and last refused request. */
+  refusedBetweenS: [number, number] | undefined;
   /** Any other answer or failure (500s, resets, hangs past 15 s), by status or error. */
   otherFailures: Record<string, number>;
-  /** From the first refused request's sending to the answer of the first 201 sent after the last. */
+  /** The longest span without a successful create: from the last 201 sent before to the answer of the first after. */
   unavailableMs: number;
   /** The slowest answer in that span. */
   slowestMs: number;
@@ -353,6 +356,8 @@ interface Sent {
   sentAt: number;
   doneAt: number;
   status: number | string;
+  /** A 503's error message. */
+  reason?: string;
   id?: string;
 }
 
@@ -428,24 +433,42 @@ async function createOrganization(url: string): Promise<{ id: string; key: strin
   }
 }
 
-function figuresOf(kind: FailoverFigures['kind'], span: Sent[], from: string, to: string): FailoverFigures {
+function figuresOf(
+  kind: FailoverFigures['kind'],
+  span: Sent[],
+  from: string,
+  to: string,
+  startedAt: number,
+): FailoverFigures {
   const failed = span.filter((s) => s.status !== 201);
   const otherFailures: Record<string, number> = {};
-  for (const s of failed)
+  const reasons503: Record<string, number> = {};
+  for (const s of failed) {
     if (s.status !== 503) otherFailures[String(s.status)] = (otherFailures[String(s.status)] ?? 0) + 1;
-  let unavailableMs = 0;
-  if (failed.length) {
-    const first = Math.min(...failed.map((s) => s.sentAt));
-    const last = Math.max(...failed.map((s) => s.sentAt));
-    const recovered = span.filter((s) => s.status === 201 && s.sentAt > last).sort((a, b) => a.sentAt - b.sentAt)[0];
-    unavailableMs = (recovered?.doneAt ?? Math.max(...span.map((s) => s.doneAt))) - first;
+    else reasons503[s.reason ?? '?'] = (reasons503[s.reason ?? '?'] ?? 0) + 1;
   }
+  // The longest time in which no create that was sent succeeded: from the last 201 sent before
+  // to the answer of the first 201 sent after. Isolated refusals later (a pool wait past its
+  // timeout on a loaded machine) are counted in `refused`, not stretched into the window.
+  let unavailableMs = 0;
+  const firstFailure = failed[0]?.sentAt;
+  if (firstFailure !== undefined) {
+    let lastSuccessSent = startedAt;
+    for (const s of [...span].sort((a, b) => a.sentAt - b.sentAt)) {
+      if (s.status !== 201) continue;
+      unavailableMs = Math.max(unavailableMs, s.doneAt - lastSuccessSent);
+      lastSuccessSent = s.sentAt;
+    }
+  }
+  const offsets = failed.map((s) => (s.sentAt - startedAt) / 1000);
   return {
     kind,
     from,
     to,
     refused: failed.length,
     refused503: failed.filter((s) => s.status === 503).length,
+    reasons503,
+    refusedBetweenS: offsets.length ? [Math.min(...offsets), Math.max(...offsets)] : undefined,
     otherFailures,
     unavailableMs,
     slowestMs: Math.max(0, ...span.map((s) => s.doneAt - s.sentAt)),
@@ -503,7 +526,8 @@ export async function runFailoverScenario({ rate, settleS, log = () => {} }: Fai
           body: JSON.stringify({ email: `failover${n}@example.test` }),
           signal: AbortSignal.timeout(15_000),
         });
-        const body = (await response.json()) as { id?: string };
+        const body = (await response.json()) as { id?: string; error?: { message?: string } };
+        record.reason = body.error?.message;
         record.status =
           response.status === 503 && !response.headers.get('retry-after') ? '503 without Retry-After' : response.status;
         if (response.status === 201) record.id = body.id;
@@ -569,6 +593,7 @@ export async function runFailoverScenario({ rate, settleS, log = () => {} }: Fai
         sent.filter((s) => s.sentAt >= mark.at && s.sentAt < (marks[i + 1]?.at ?? end)),
         mark.from,
         mark.to ?? '?',
+        mark.at,
       ),
     );
     // Failures before the first failover count too (there should be none).

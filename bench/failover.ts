@@ -51,6 +51,7 @@ const rows = [
     `${f.from} → ${f.to}`,
     String(f.refused),
     String(f.refused503),
+    f.refusedBetweenS ? `+${f.refusedBetweenS[0].toFixed(1)} … +${f.refusedBetweenS[1].toFixed(1)} s` : '-',
     Object.keys(f.otherFailures).length ? JSON.stringify(f.otherFailures) : '0',
     `${(f.unavailableMs / 1000).toFixed(1)} s`,
     `${(f.slowestMs / 1000).toFixed(1)} s`,
@@ -59,6 +60,10 @@ const rows = [
 ];
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
 for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+for (const f of result.failovers) console.log(`${f.kind}: 503s by message ${JSON.stringify(f.reasons503)}`);
+console.log(
+  'unavailable: the longest span without a successful create (last 201 sent before → first 201 answered after)',
+);
 console.log(`
 acknowledged creates lost:            ${result.lostCreates} of ${result.created}
 acknowledged creates without event:   ${result.eventsMissing}

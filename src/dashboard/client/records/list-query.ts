@@ -5,7 +5,8 @@
 import type { CatalogueResource } from './catalogue.js';
 import { rowSelection } from './catalogue.js';
 
-export const PAGE_SIZE = 25;
+/** The API's own default page: a person scrolls 50 rows faster than they page through two of 25. */
+export const PAGE_SIZE = 50;
 
 /** Newest first: the order a person expects of a list (a new record lands on the first page). */
 export const NEWEST_FIRST = 'createdAt_desc';

@@ -597,8 +597,15 @@ export async function runFailoverScenario({ rate, settleS, log = () => {} }: Fai
       ),
     );
     // Failures before the first failover count too (there should be none).
-    const before = sent.filter((s) => s.sentAt < marks[0]!.at && s.status !== 201).length;
-    if (before) log(`${before} creates failed before the first failover`);
+    const before = sent.filter((s) => s.sentAt < marks[0]!.at && s.status !== 201);
+    if (before.length) {
+      const why: Record<string, number> = {};
+      for (const s of before)
+        why[`${s.status} ${s.reason ?? ''}`.trim()] = (why[`${s.status} ${s.reason ?? ''}`.trim()] ?? 0) + 1;
+      log(
+        `${before.length} creates failed before the first failover (a machine too busy for the rate?): ${JSON.stringify(why)}`,
+      );
+    }
 
     // What the database holds, read from the primary.
     const acknowledged = sent.filter((s) => s.status === 201 && s.id).map((s) => s.id!);

@@ -55,6 +55,7 @@ export async function startLiveness(
   async function connectHolder(): Promise<pg.Client> {
     const client = newClient(databaseUrl);
     client.on('error', (error) => {
+      if (lost.has(client)) return;
       lost.add(client);
       // Only the connection holding the marks now matters (a lost one may report more than one error).
       if (closed || client !== holder) return;

@@ -200,16 +200,23 @@ export function multiHostClient(locator: PrimaryLocator, Base: ClientClass = pg.
               locator.forget(host);
               return callback(error);
             }
-            // The remembered primary may have been demoted since it was found.
+            // The remembered primary may have been demoted since it was found. Until the caller has
+            // the client (and listens to it), a connection lost meanwhile fails this check, not the process.
+            const lostWhileChecking = () => {};
+            this.on('error', lostWhileChecking);
             isPrimary(this).then(
               (primary) => {
-                if (primary) return callback(null, this);
+                if (primary) {
+                  this.removeListener('error', lostWhileChecking);
+                  return callback(null, this);
+                }
                 locator.forget(host);
                 void this.end().catch(() => {});
                 callback(new NoPrimaryError(locator.target.describe(), [`${host.host}:${host.port} is a standby`]));
               },
               (checkError: Error) => {
                 locator.forget(host);
+                void this.end().catch(() => {});
                 callback(checkError);
               },
             );

@@ -2,7 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
-import { bodyNameOf, operationIdOf } from '../graphql/kit/routes.js';
+import { bodyNameOf, operationIdOf, type UploadRoute } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -151,6 +151,10 @@ function errorResponses(row: RestRoute) {
     responses['413'] = errorResponse('Body too large');
     responses['415'] = errorResponse('Body is not JSON');
   }
+  if (row.upload) {
+    responses['413'] = errorResponse('The file is too large');
+    responses['415'] = errorResponse(`Body is not ${row.upload.contentTypes.join(' or ')}`);
+  }
   return responses;
 }
 
@@ -233,6 +237,19 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
   };
 }
 
+/** An uploaded file as the body: its media types, each a string, with an example file. */
+function uploadBodyOf(upload: UploadRoute) {
+  return {
+    required: true,
+    content: Object.fromEntries(
+      upload.contentTypes.map((type) => [
+        type,
+        { schema: { type: 'string' }, ...(upload.examples?.[type] && { example: upload.examples[type] }) },
+      ]),
+    ),
+  };
+}
+
 function operationOf(row: RestRoute, components: Components) {
   const pathParameters = [...row.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
     name,
@@ -247,8 +264,13 @@ function operationOf(row: RestRoute, components: Components) {
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
-    parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters(row.query),
+      ...(row.method === 'post' && !row.upload ? [IDEMPOTENCY_KEY] : []),
+    ],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
+    ...(row.upload && { requestBody: uploadBodyOf(row.upload) }),
     responses: withHeaders(
       {
         [String(row.status)]: row.file
@@ -266,7 +288,8 @@ function operationOf(row: RestRoute, components: Components) {
             : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
         ...errorResponses(row),
       },
-      row.method,
+      // An upload is not replayed by an Idempotency-Key (its body is a file, not kept).
+      row.upload ? 'upload' : row.method,
       row.method === 'get' && row.query instanceof z.ZodObject && 'after' in row.query.shape,
     ),
   };

@@ -34,7 +34,7 @@ export const importRoutes: RestRoute[] = [
     file: {
       contentTypes: ['text/csv; charset=utf-8'],
       open: async (_ctx, data): Promise<FileAnswer> => {
-        const text = (data as { importTemplate: string }).importTemplate;
+        const text = data as string;
         const bytes = Buffer.from(text, 'utf8');
         const body = (async function* () {
           yield bytes;

@@ -7,6 +7,8 @@
 // insert itself fails), the batch is rolled back to it and run again with a
 // savepoint around each row, so the good rows still go in: one round trip per row
 // when the file is clean, three when the batch holds a refusal of the database's.
+// A clean batch queues every row's statements on the connection at once (the
+// connection runs them in order), so the rows' checks overlap the database's work.
 import type pg from 'pg';
 import type { Principal } from '../auth/principal.js';
 import type { PrismaClient } from '../db/prisma.js';
@@ -93,39 +95,56 @@ async function runBatch(
   });
   const existing = mode === 'upsert' ? await existingByKey(client, plan, records) : undefined;
   const result: BatchResult = { created: 0, updated: 0, refused: [] };
+  const refuse = (row: number, error: unknown) => {
+    if (!(error instanceof DomainError)) throw error;
+    result.refused.push({ row, code: error.code, field: error.field ?? null, message: error.message });
+  };
+  const write = async (record: FileRecord & { value: Record<string, unknown> }) => {
+    if (existing) {
+      const patch = parseInput(importable.input.update, record.value) as Record<string, unknown>;
+      const id = existing.get(String(patch[key!]));
+      if (id) {
+        await service.update(principal, id, patch, true);
+        return 'updated';
+      }
+      const created = (await service.create(principal, record.value)) as Record<string, unknown>;
+      // A later row with the same key updates this one.
+      existing.set(String(created[key!]), created.id as string);
+      return 'created';
+    }
+    await service.create(principal, record.value);
+    return 'created';
+  };
+  const count = (outcome: 'created' | 'updated') => (outcome === 'created' ? result.created++ : result.updated++);
+
+  if (!careful) {
+    // Every row's statements queued on the connection at once: the next rows are checked while the
+    // database writes the first. A refusal that aborts the transaction restarts the batch, carefully.
+    const outcomes = await Promise.allSettled(
+      records.map((record) => (record.refusal ? Promise.resolve(undefined) : write(record))),
+    );
+    if (transaction.aborted()) throw new Restart();
+    records.forEach((record, i) => {
+      const outcome = outcomes[i]!;
+      if (record.refusal) result.refused.push({ row: record.row, code: 'VALIDATION_ERROR', ...record.refusal });
+      else if (outcome.status === 'fulfilled') count(outcome.value!);
+      else refuse(record.row, outcome.reason);
+    });
+    return result;
+  }
   for (const record of records) {
     if (record.refusal) {
       result.refused.push({ row: record.row, code: 'VALIDATION_ERROR', ...record.refusal });
       continue;
     }
-    if (careful) await client.query('savepoint import_row');
+    await client.query('savepoint import_row');
     try {
-      if (existing) {
-        const patch = parseInput(importable.input.update, record.value) as Record<string, unknown>;
-        const id = existing.get(String(patch[key!]));
-        if (id) {
-          await service.update(principal, id, patch, true);
-          result.updated++;
-        } else {
-          const created = (await service.create(principal, record.value)) as Record<string, unknown>;
-          // A later row with the same key updates this one.
-          existing.set(String(created[key!]), created.id as string);
-          result.created++;
-        }
-      } else {
-        await service.create(principal, record.value);
-        result.created++;
-      }
-      if (careful) await client.query('release savepoint import_row');
+      count(await write(record));
+      await client.query('release savepoint import_row');
     } catch (error) {
-      if (careful) {
-        await client.query('rollback to savepoint import_row');
-        transaction.recovered();
-      } else if (transaction.aborted()) {
-        throw new Restart();
-      }
-      if (!(error instanceof DomainError)) throw error;
-      result.refused.push({ row: record.row, code: error.code, field: error.field ?? null, message: error.message });
+      await client.query('rollback to savepoint import_row');
+      transaction.recovered();
+      refuse(record.row, error);
     }
   }
   return result;

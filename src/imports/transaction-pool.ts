@@ -3,7 +3,7 @@
 // (its validation, rules, numbering and events) while the import decides when to
 // commit (a batch at a time, or once for an atomic import, never for a dry run).
 // A transaction the service opens for itself (a rule that reads first) becomes a
-// savepoint. `aborted` tells the import that a statement failed outside any
+// savepoint, during which the other rows' statements wait. `aborted` tells the import that a statement failed outside any
 // savepoint, leaving the transaction unusable until it rolls back.
 import type pg from 'pg';
 
@@ -20,37 +20,60 @@ type Query = (...args: unknown[]) => Promise<pg.QueryResult>;
 export function transactionPool(client: pg.PoolClient): TransactionPool {
   let depth = 0;
   let aborted = false;
-  const query: Query = async (...args) => {
-    try {
-      return await (client.query as unknown as Query)(...args);
-    } catch (error) {
+  // While a service's own transaction (a savepoint) is open, other rows' statements wait:
+  // one of theirs inside it would be rolled back with it.
+  let gate: Promise<void> | undefined;
+  let open: (() => void) | undefined;
+  // The client's statements one after another, in the order asked (pg itself would warn at a second
+  // query sent before the first answered).
+  let tail: Promise<unknown> = Promise.resolve();
+  const run: Query = (...args) => {
+    const result = tail.then(() => (client.query as unknown as Query)(...args));
+    tail = result.catch(() => {
       if (depth === 0) aborted = true;
-      throw error;
-    }
+    });
+    return result;
   };
+  // Without a gate the statement is queued on the client at once, so rows keep their order.
+  const query: Query = (...args) => (gate ? gate.then(() => query(...args)) : run(...args));
   // inTransaction (kit/store.ts) sends exactly these words.
   const nested: Query = async (...args) => {
     const [text] = args;
     if (text === 'begin') {
       depth++;
-      return query(`savepoint kit_${depth}`);
+      return run(`savepoint kit_${depth}`);
     }
     if (text === 'commit') {
-      const result = await query(`release savepoint kit_${depth}`);
+      const result = await run(`release savepoint kit_${depth}`);
       depth--;
       return result;
     }
     if (text === 'rollback') {
       try {
-        return await query(`rollback to savepoint kit_${depth}`);
+        return await run(`rollback to savepoint kit_${depth}`);
       } finally {
         depth--;
       }
     }
-    return query(...args);
+    return run(...args);
   };
-  const pooled = { query: nested, on: () => pooled, off: () => pooled, release: () => {} };
-  const pool = { query, connect: async () => pooled } as unknown as pg.Pool;
+  const connect = async () => {
+    while (gate) await gate;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const pooled = {
+      query: nested,
+      on: () => pooled,
+      off: () => pooled,
+      release: () => {
+        const wake = open;
+        gate = undefined;
+        open = undefined;
+        wake?.();
+      },
+    };
+    return pooled;
+  };
+  const pool = { query, connect } as unknown as pg.Pool;
   return {
     pool,
     aborted: () => aborted,

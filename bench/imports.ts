@@ -42,7 +42,9 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 function contactsCsv(rows: number): string {
   const lines = ['email,firstName,lastName,company,phone,tags'];
   for (let i = 0; i < rows; i++) {
-    lines.push(`bench-${i}@example.test,First${i},Last${i},Company ${i % 500},'+1 555 ${String(i).padStart(7, '0')},"[""t${i % 9}""]"`);
+    lines.push(
+      `bench-${i}@example.test,First${i},Last${i},Company ${i % 500},'+1 555 ${String(i).padStart(7, '0')},"[""t${i % 9}""]"`,
+    );
   }
   return lines.join('\r\n') + '\r\n';
 }

@@ -2,6 +2,10 @@ import 'reflect-metadata';
 // Imports (issue 29, part 2): a file of records posted as the body, validated row by
 // row with the resource's own rules and applied by the worker in batches, with a dry
 // run, upserts by a unique field and all-or-nothing imports.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useServer, type ServerFixture } from './support/fixtures.js';
@@ -140,7 +144,10 @@ describe('applying rows', () => {
       rowsRefused: 2,
     });
     const direct = [
-      await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'not-an-email', firstName: 'Bad', lastName: 'Row' } }),
+      await server.rest('POST', '/v1/crm/contacts', {
+        key,
+        body: { email: 'not-an-email', firstName: 'Bad', lastName: 'Row' },
+      }),
       await server.rest('POST', '/v1/crm/contacts', {
         key,
         body: { email: 'long@example.test', firstName: 'Long', lastName: 'Terms', paymentTermsDays: 9999 },
@@ -199,7 +206,8 @@ describe('applying rows', () => {
     const { org, key } = await tenant();
     await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'kept@example.test' } });
     const [contactsBefore, eventsBefore] = [await contactsOf(org.id), await eventsOf(org.id)];
-    const file = 'email,company\r\nkept@example.test,Changed\r\nnew1@example.test,A\r\nnew1@example.test,B\r\nbad,C\r\n';
+    const file =
+      'email,company\r\nkept@example.test,Changed\r\nnew1@example.test,A\r\nnew1@example.test,B\r\nbad,C\r\n';
     const done = await imported(key, 'resource=contacts&mode=upsert&key=email&dryRun=true', file);
     expect(done).toMatchObject({ status: 'completed', dryRun: true, rowsCreated: 1, rowsUpdated: 2, rowsRefused: 1 });
     expect(await contactsOf(org.id)).toBe(contactsBefore);
@@ -215,7 +223,11 @@ describe('applying rows', () => {
     expect(refused.failureReason).toMatch(/atomic/);
     expect(await contactsOf(org.id)).toBe(0);
     expect(await eventsOf(org.id)).toBe(0);
-    const clean = await imported(key, 'resource=contacts&atomic=true', 'email\r\na1@example.test\r\na2@example.test\r\n');
+    const clean = await imported(
+      key,
+      'resource=contacts&atomic=true',
+      'email\r\na1@example.test\r\na2@example.test\r\n',
+    );
     expect(clean).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 0 });
     expect(await contactsOf(org.id)).toBe(2);
   });
@@ -252,7 +264,13 @@ describe('applying rows', () => {
     const { key } = await tenant();
     const made = await server.rest('POST', '/v1/crm/contacts', {
       key,
-      body: { email: 'formula@example.test', firstName: '=Ada', company: '@Engines', phone: '+44 20 7946 0000', tags: ['-x'] },
+      body: {
+        email: 'formula@example.test',
+        firstName: '=Ada',
+        company: '@Engines',
+        phone: '+44 20 7946 0000',
+        tags: ['-x'],
+      },
     });
     expect(made.status, made.text).toBe(201);
     const exported = await server.rest('POST', '/v1/exports', { key, body: { resource: 'contacts', format: 'csv' } });
@@ -305,4 +323,48 @@ describe('applying rows', () => {
     expect(await eventsOf(org.id)).toBe(5_000);
     console.log(`imported 5,000 contacts in ${seconds.toFixed(1)} s (${Math.round(5_000 / seconds)} rows/s)`);
   });
+});
+
+describe('the CLI', () => {
+  const ROOT = path.resolve(import.meta.dirname, '..');
+  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: server.databaseUrl, NODE_ENV: 'test' };
+      for (const name of ['DATA_DIR', 'LOG_LEVEL', 'NODE_OPTIONS']) delete env[name];
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  it('imports a file, waiting for the worker, and says what it refused; a wrong key names the option', async () => {
+    const { org } = await tenant();
+    const dir = await mkdtemp(path.join(tmpdir(), 'import-cli-'));
+    const file = path.join(dir, 'contacts.csv');
+    await writeFile(file, 'email,firstName\r\ncli@example.test,Cli\r\nnope,Bad\r\n');
+    const done = await cli(['import', 'create', '--org', org.id, '--resource', 'contacts', '--file', file]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('Created 1, updated 0, refused 1 of 2 rows of contacts');
+    expect(done.stdout).toContain("row 2 (email): 'email': must be a valid email address");
+    expect(await contactsOf(org.id)).toBe(1);
+    const wrong = await cli([
+      'import',
+      'create',
+      '--org',
+      org.id,
+      '--resource',
+      'contacts',
+      '--file',
+      file,
+      '--mode',
+      'upsert',
+    ]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--key/);
+    await rm(dir, { recursive: true, force: true });
+  }, 120_000);
 });

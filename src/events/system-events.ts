@@ -41,7 +41,7 @@ export const SYSTEM_EVENTS = [
   systemEvent(
     'import.completed',
     'An import (POST /imports) finished: data.object is the import with its status (completed, or failed), ' +
-      'row counts and refused rows (actor: system, the worker; each row\'s own events name the caller).',
+      "row counts and refused rows (actor: system, the worker; each row's own events name the caller).",
     '`system` (the worker)',
   ),
 ] as const;

@@ -20,7 +20,9 @@ export const createImportSchema = z.strictObject({
   resource,
   format: z
     .enum(IMPORT_FORMATS, { message: 'must be csv or ndjson' })
-    .describe('csv (a header row of API field names) or ndjson (one JSON object per line); the body’s type says it too.')
+    .describe(
+      'csv (a header row of API field names) or ndjson (one JSON object per line); the body’s type says it too.',
+    )
     .optional(),
   mode: z
     .enum(IMPORT_MODES, { message: 'must be create or upsert' })
@@ -50,6 +52,9 @@ export const importList = defineList('Import', {
       description: 'queued, running, completed or failed.',
       where: (p) => `"Import".status = ${p}`,
     }),
-    resource: filter(resource, { description: 'Imports into this resource.', where: (p) => `"Import".resource = ${p}` }),
+    resource: filter(resource, {
+      description: 'Imports into this resource.',
+      where: (p) => `"Import".resource = ${p}`,
+    }),
   },
 });

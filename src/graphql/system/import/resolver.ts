@@ -18,7 +18,7 @@ const ImportPage = PageOf(Import);
 export class ImportResolver {
   @Requires()
   @Query(() => ImportPage, {
-    description: "Imports of the organization into resources the caller reads or writes, oldest first.",
+    description: 'Imports of the organization into resources the caller reads or writes, oldest first.',
   })
   imports(@Args(() => importList.Args) args: object, @Ctx() ctx: Context): Promise<Page<Import>> {
     return ctx.services.imports.list(requirePrincipal(ctx), givenArgs(args));

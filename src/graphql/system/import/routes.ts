@@ -10,7 +10,7 @@ const fields = selectionOf(Import);
 
 const CSV_EXAMPLE =
   'email,firstName,lastName,company,phone,tags\r\n' +
-  "ada@example.test,Ada,Lovelace,Analytical Engines,'+44 20 7946 0000,\"[\"\"vip\"\"]\"\r\n" +
+  'ada@example.test,Ada,Lovelace,Analytical Engines,\'+44 20 7946 0000,"[""vip""]"\r\n' +
   'grace@example.test,Grace,Hopper,,,\r\n';
 const NDJSON_EXAMPLE =
   '{"email":"ada@example.test","firstName":"Ada","lastName":"Lovelace","tags":["vip"]}\n' +

@@ -34,7 +34,10 @@ export class ImportRowError {
   code!: string;
 }
 
-@ObjectType({ simpleResolvers: true, description: "A file of one resource's rows, validated and applied by the worker." })
+@ObjectType({
+  simpleResolvers: true,
+  description: "A file of one resource's rows, validated and applied by the worker.",
+})
 export class Import {
   @Public.id()
   id!: string;

@@ -74,6 +74,22 @@ describe('the request', () => {
     expect(listed.body.pagination).toMatchObject({ page: 1, total: 1 });
   });
 
+  it('is in the OpenAPI document: the file as the body, in either type with an example, and its answers', async () => {
+    const doc = (await server.rest('GET', '/v1/openapi.json')).body;
+    const upload = doc.paths['/imports'].post;
+    expect(Object.keys(upload.requestBody.content).sort()).toEqual(['application/x-ndjson', 'text/csv']);
+    expect(upload.requestBody.content['text/csv'].example).toMatch(/^email,firstName/);
+    expect(upload.requestBody.content['application/x-ndjson'].example).toMatch(/^\{"email"/);
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['202', '400', '403', '413', '415']));
+    expect(upload.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['resource', 'format', 'mode', 'key', 'dryRun', 'atomic']),
+    );
+    expect(doc.paths['/imports/template'].get.responses['200'].content).toHaveProperty('text/csv');
+    expect(doc.paths['/imports/{id}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Import',
+    });
+  });
+
   it('refuses an unknown resource, a key that is not unique, a format the body is not, naming the field', async () => {
     const { key } = await tenant();
     const cases: [string, string][] = [

@@ -291,6 +291,30 @@ describe('what a month pays (defects of issue 25)', () => {
     expect(july.skippedEmployeeIds).toEqual([later.id, unpaid.id]);
   });
 
+  it("names each payslip's and each skip's employee in the run's one GraphQL request (hr:read); a payroll-only key gets a forbidden field", async () => {
+    const { org, key, employee, run } = await payrollOrg();
+    const paid = await employee({ salary: 12_000_000, currency: USD, startDate: '2025-01-01' });
+    const unpaid = await employee({ startDate: '2025-01-01' });
+    const september = await run('2026-09-01', '2026-09-30');
+    const query = `query ($id: ID!, $employee: ID!) {
+      payrollRun(id: $id) { items { employeeId employee { id lastName } } skipped { employeeId employee { lastName } } }
+      payslip(runId: $id, employeeId: $employee) { employee { email } } }`;
+    const variables = { id: september.id, employee: paid.id };
+    const answer = await server.gql(query, variables, { key });
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual({
+      payrollRun: {
+        items: [{ employeeId: paid.id, employee: { id: paid.id, lastName: paid.lastName } }],
+        skipped: [{ employeeId: unpaid.id, employee: { lastName: unpaid.lastName } }],
+      },
+      payslip: { employee: { email: paid.email } },
+    });
+    // Salaries without the people: the payslips answer, the names are refused.
+    const payrollOnly = await server.gql(query, variables, { key: await org.key(['hr:payroll']) });
+    expect(payrollOnly.data?.payrollRun).toMatchObject({ items: [{ employeeId: paid.id, employee: null }] });
+    expect(payrollOnly.errors?.map((error) => error.extensions?.code)).toContain('FORBIDDEN');
+  });
+
   it('does not pay a reinstated employee for the gap', async () => {
     const { employee, run, ok } = await payrollOrg();
     const back = await employee({ salary: 12_000_000, currency: USD, startDate: '2025-01-01' });

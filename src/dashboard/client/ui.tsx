@@ -463,13 +463,26 @@ export function StatusBadge({ value, label }: { value: string | null | undefined
   return <span class={`badge badge-${TONES[value] ?? 'neutral'}`}>{label ?? humanize(value)}</span>;
 }
 
+// One formatter per currency: making one costs far more than using it, and a
+// list of 50 shows 100 amounts or more.
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
+
+function moneyFormat(currency: string) {
+  let entry = moneyFormats.get(currency);
+  if (entry === undefined) {
+    try {
+      const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+      entry = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    } catch {
+      entry = null; // a code Intl refuses: shown as it is
+    }
+    moneyFormats.set(currency, entry);
+  }
+  return entry;
+}
+
 /** An amount in minor units, in its currency. */
 export function formatMoney(amount: number, currency: string): string {
-  try {
-    const format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(amount / 10 ** digits);
-  } catch {
-    return `${amount} ${currency}`;
-  }
+  const entry = moneyFormat(currency);
+  return entry ? entry.format.format(amount / 10 ** entry.digits) : `${amount} ${currency}`;
 }

@@ -58,7 +58,7 @@ function Unavailable({ button }: { button: Button }) {
   return (
     <button
       type="button"
-      class="secondary unavailable"
+      class="secondary"
       aria-disabled="true"
       aria-describedby={reasonId(button)}
       onClick={(event) => event.preventDefault()}

@@ -14,6 +14,7 @@ import { AREAS } from '../../kit/resource.js';
 import { route } from '../../kit/routes.js';
 import { Requires } from '../../kit/scope.js';
 import { namedStatement } from '../../kit/statements.js';
+import { payrollEmployeeResolvers } from './payslip-employee.js';
 import { itemJson, PAYROLL_RUN_STATUSES, PayrollItem } from './type.js';
 
 @ObjectType({ simpleResolvers: true, description: "One employee's payslip in a payroll run, with the run's dates." })
@@ -74,7 +75,7 @@ export class PayslipResolver {
 }
 
 export const payslipModule = defineModule({
-  resolvers: [PayslipResolver],
+  resolvers: [PayslipResolver, ...payrollEmployeeResolvers],
   routes: [
     route({
       method: 'get',

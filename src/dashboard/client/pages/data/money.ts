@@ -1,12 +1,20 @@
 // Amounts are minor units in the API (cents); people type and read them in
 // major units. Only the display changes: the API still checks the amount.
 
+const digitsByCurrency = new Map<string, number>();
+
 function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    try {
+      digits =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    digitsByCurrency.set(currency, digits);
   }
+  return digits;
 }
 
 /** `1250.5` EUR → 125050; undefined when the text is not a plain number (the form says so). */

@@ -8,7 +8,8 @@ import { ApiError, graphql } from '../../api.js';
 import { ErrorMessage, Field, formatMoney, Link, useSubmit } from '../../ui.js';
 import { draftOf, priceDraft, withoutFieldName, type DraftLine } from './draft.js';
 import { LinesEditor, Totals } from './lines-editor.js';
-import { amountOf, useFocusOnOpen } from './payment-form.js';
+import { amountOf } from './payment-form.js';
+import { ActionPanel } from './action-panel.js';
 import { ratesOf, type Invoice } from './records.js';
 
 const CREATE = `mutation DraftCreditNote($input: CreateCreditNoteInput!) { createCreditNote(input: $input) { id } }`;
@@ -26,7 +27,6 @@ export function CreditNoteForm({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const heading = useFocusOnOpen();
   const [mode, setMode] = useState<Mode>('lines');
   const [lines, setLines] = useState<DraftLine[]>(() => invoice.lines.map((line) => draftOf(line, invoice.currency)));
   const [reason, setReason] = useState('');
@@ -61,92 +61,72 @@ export function CreditNoteForm({
     return text && withoutFieldName(text, field);
   };
   return (
-    <section class="panel action-panel" aria-labelledby="credit-title">
-      <h2 id="credit-title" tabIndex={-1} ref={heading}>
-        Issue credit note
-      </h2>
-      <form
-        class="stacked"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        {draftId && (
-          <p class="notice" role="status">
-            The draft credit note is saved but not issued yet.{' '}
-            <Link href={`/finance/credit-notes/${draftId}`}>Open the draft</Link>, or correct this form and issue again.
-          </p>
-        )}
-        <ErrorMessage error={formError(['reason', 'amount', ...Object.keys(lineErrors)])} />
-        <Field
-          label="Reason"
-          name="reason"
-          value={reason}
-          onInput={(event) => setReason(event.currentTarget.value)}
-          required
-          error={message('reason')}
-        />
-        <fieldset class="checks">
-          <legend>Credit</legend>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              value="lines"
-              checked={mode === 'lines'}
-              onChange={() => setMode('lines')}
-            />
-            <span>Lines</span>
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="mode"
-              value="amount"
-              checked={mode === 'amount'}
-              onChange={() => setMode('amount')}
-            />
-            <span>An amount</span>
-          </label>
-        </fieldset>
-        <p class="muted">Left to credit on this invoice: {formatMoney(left, invoice.currency)}.</p>
-        {mode === 'amount' ? (
-          <Field
-            label="Amount"
-            name="amount"
-            inputMode="decimal"
-            value={amount}
-            onInput={(event) => setAmount(event.currentTarget.value)}
-            hint={`In ${invoice.currency}, no tax`}
-            required
-            error={message('amount')}
+    <ActionPanel
+      title="Issue credit note"
+      submitLabel="Issue"
+      busy={busy}
+      onSubmit={() => void submit()}
+      onCancel={onCancel}
+    >
+      {draftId && (
+        <p class="notice" role="status">
+          The draft credit note is saved but not issued yet.{' '}
+          <Link href={`/finance/credit-notes/${draftId}`}>Open the draft</Link>, or correct this form and issue again.
+        </p>
+      )}
+      <ErrorMessage error={formError(['reason', 'amount', ...Object.keys(lineErrors)])} />
+      <Field
+        label="Reason"
+        name="reason"
+        value={reason}
+        onInput={(event) => setReason(event.currentTarget.value)}
+        required
+        error={message('reason')}
+      />
+      <fieldset class="checks">
+        <legend>Credit</legend>
+        <label>
+          <input type="radio" name="mode" value="lines" checked={mode === 'lines'} onChange={() => setMode('lines')} />
+          <span>Lines</span>
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="mode"
+            value="amount"
+            checked={mode === 'amount'}
+            onChange={() => setMode('amount')}
           />
-        ) : (
-          <>
-            <LinesEditor
-              lines={lines}
-              onChange={setLines}
-              currency={invoice.currency}
-              rates={rates}
-              errors={lineErrors}
-              priced={priced}
-            />
-            <Totals totals={priced} currency={invoice.currency} caption="Credit note totals" />
-            {message('lines') && <p class="field-error">{message('lines')}</p>}
-          </>
-        )}
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Issue
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </section>
+          <span>An amount</span>
+        </label>
+      </fieldset>
+      <p class="muted">Left to credit on this invoice: {formatMoney(left, invoice.currency)}.</p>
+      {mode === 'amount' ? (
+        <Field
+          label="Amount"
+          name="amount"
+          inputMode="decimal"
+          value={amount}
+          onInput={(event) => setAmount(event.currentTarget.value)}
+          hint={`In ${invoice.currency}, no tax`}
+          required
+          error={message('amount')}
+        />
+      ) : (
+        <>
+          <LinesEditor
+            lines={lines}
+            onChange={setLines}
+            currency={invoice.currency}
+            rates={rates}
+            errors={lineErrors}
+            priced={priced}
+          />
+          <Totals totals={priced} currency={invoice.currency} caption="Credit note totals" />
+          {message('lines') && <p class="field-error">{message('lines')}</p>}
+        </>
+      )}
+    </ActionPanel>
   );
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../../ui.js';
 import type { ApiError } from '../../api.js';
 // One action button for every desk (the HR desk's), so they look and read alike.
-import { ActionButton } from '../hr/action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { CreditNoteForm } from './credit-note-form.js';
 import { Totals } from './lines-editor.js';
 import { PaymentForm } from './payment-form.js';

@@ -1,12 +1,13 @@
 // Record payment on an open invoice: the amount (the amount due unless
 // changed), how and when it was received, the payer's reference. The server
 // refuses more than is due (400 on amount), shown beside the field.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiError, graphql } from '../../api.js';
 import { ErrorMessage, Field, Select, useSubmit } from '../../ui.js';
 import { fromMinorUnits, toMinorUnits } from '../data/money.js';
 import { withoutFieldName } from './draft.js';
 import type { Invoice } from './records.js';
+import { ActionPanel } from './action-panel.js';
 
 const CREATE = `mutation RecordPayment($input: CreatePaymentInput!) { createPayment(input: $input) { id } }`;
 
@@ -36,13 +37,6 @@ export function amountOf(text: string, currency: string, field = 'amount'): numb
   return amount;
 }
 
-/** A form panel's heading takes focus when it opens, so keyboard and screen reader users land in it. */
-export function useFocusOnOpen() {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  return heading;
-}
-
 export function PaymentForm({
   invoice,
   onDone,
@@ -52,7 +46,6 @@ export function PaymentForm({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const heading = useFocusOnOpen();
   const [method, setMethod] = useState('bank_transfer');
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
     const data = new FormData(form);
@@ -75,47 +68,33 @@ export function PaymentForm({
     return message && withoutFieldName(message, field);
   };
   return (
-    <section class="panel action-panel" aria-labelledby="payment-title">
-      <h2 id="payment-title" tabIndex={-1} ref={heading}>
-        Record payment
-      </h2>
-      <form
-        class="stacked"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit(event.currentTarget);
-        }}
-      >
-        <ErrorMessage error={formError(['amount', 'method', 'receivedAt', 'reference'])} />
-        <Field
-          label="Amount"
-          name="amount"
-          inputMode="decimal"
-          defaultValue={fromMinorUnits(invoice.amountDue, invoice.currency)}
-          hint={`In ${invoice.currency}; the amount due unless the customer paid part of it.`}
-          required
-          error={error('amount')}
-        />
-        <Select
-          label="Method"
-          name="method"
-          options={PAYMENT_METHODS}
-          value={method}
-          onChange={(event) => setMethod(event.currentTarget.value)}
-          error={error('method')}
-        />
-        <Field label="Received on" name="receivedOn" type="date" defaultValue={today()} error={error('receivedAt')} />
-        <Field label="Reference" name="reference" hint="The payer's or bank's reference" error={error('reference')} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save payment
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </section>
+    <ActionPanel
+      title="Record payment"
+      submitLabel="Save payment"
+      busy={busy}
+      onSubmit={(form) => void submit(form)}
+      onCancel={onCancel}
+    >
+      <ErrorMessage error={formError(['amount', 'method', 'receivedAt', 'reference'])} />
+      <Field
+        label="Amount"
+        name="amount"
+        inputMode="decimal"
+        defaultValue={fromMinorUnits(invoice.amountDue, invoice.currency)}
+        hint={`In ${invoice.currency}; the amount due unless the customer paid part of it.`}
+        required
+        error={error('amount')}
+      />
+      <Select
+        label="Method"
+        name="method"
+        options={PAYMENT_METHODS}
+        value={method}
+        onChange={(event) => setMethod(event.currentTarget.value)}
+        error={error('method')}
+      />
+      <Field label="Received on" name="receivedOn" type="date" defaultValue={today()} error={error('receivedAt')} />
+      <Field label="Reference" name="reference" hint="The payer's or bank's reference" error={error('reference')} />
+    </ActionPanel>
   );
 }

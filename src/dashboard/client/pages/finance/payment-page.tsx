@@ -23,9 +23,10 @@ import {
 } from '../../ui.js';
 import { fromMinorUnits } from '../data/money.js';
 // One action button for every desk (the HR desk's), so they look and read alike.
-import { ActionButton } from '../hr/action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { withoutFieldName } from './draft.js';
-import { amountOf, useFocusOnOpen } from './payment-form.js';
+import { amountOf } from './payment-form.js';
+import { ActionPanel } from './action-panel.js';
 import { PAYMENT_FIELDS, type Payment } from './records.js';
 
 type PaymentWithInvoice = Payment & {
@@ -166,7 +167,6 @@ function PaymentView({ payment, viewer, reload }: { payment: PaymentWithInvoice;
 }
 
 function RefundForm({ payment, onDone, onCancel }: { payment: Payment; onDone: () => void; onCancel: () => void }) {
-  const heading = useFocusOnOpen();
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
     const data = new FormData(form);
     await graphql(
@@ -192,44 +192,29 @@ function RefundForm({ payment, onDone, onCancel }: { payment: Payment; onDone: (
     return text && withoutFieldName(text, field);
   };
   return (
-    <section class="panel action-panel" aria-labelledby="refund-title">
-      <h2 id="refund-title" tabIndex={-1} ref={heading}>
-        Refund
-      </h2>
-      <form
-        class="stacked"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit(event.currentTarget);
-        }}
-      >
-        <ErrorMessage error={formError(['amount', 'reason'])} />
-        <Field
-          label="Amount"
-          name="amount"
-          inputMode="decimal"
-          defaultValue={fromMinorUnits(payment.amount - payment.amountRefunded, payment.currency)}
-          hint={`In ${payment.currency}; at most what is left of the payment`}
-          required
-          error={message('amount')}
-        />
-        <Field label="Reason" name="reason" required error={message('reason')} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save refund
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </section>
+    <ActionPanel
+      title="Refund"
+      submitLabel="Save refund"
+      busy={busy}
+      onSubmit={(form) => void submit(form)}
+      onCancel={onCancel}
+    >
+      <ErrorMessage error={formError(['amount', 'reason'])} />
+      <Field
+        label="Amount"
+        name="amount"
+        inputMode="decimal"
+        defaultValue={fromMinorUnits(payment.amount - payment.amountRefunded, payment.currency)}
+        hint={`In ${payment.currency}; at most what is left of the payment`}
+        required
+        error={message('amount')}
+      />
+      <Field label="Reason" name="reason" required error={message('reason')} />
+    </ActionPanel>
   );
 }
 
 function AllocateForm({ payment, onDone, onCancel }: { payment: Payment; onDone: () => void; onCancel: () => void }) {
-  const heading = useFocusOnOpen();
   const [invoiceId, setInvoiceId] = useState('');
   const { submit, busy, fieldError, formError } = useSubmit(async () => {
     await graphql(
@@ -246,41 +231,27 @@ function AllocateForm({ payment, onDone, onCancel }: { payment: Payment; onDone:
   });
   const message = fieldError('invoiceId');
   return (
-    <section class="panel action-panel" aria-labelledby="allocate-title">
-      <h2 id="allocate-title" tabIndex={-1} ref={heading}>
-        Allocate
-      </h2>
-      <form
-        class="stacked"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <ErrorMessage error={formError(['invoiceId'])} />
-        <RecordPicker
-          label="Invoice"
-          name="invoiceId"
-          source={INVOICES}
-          value={invoiceId}
-          required
-          onChange={(option) => setInvoiceId(option?.id ?? '')}
-          hint={`An open invoice in ${payment.currency} owing at least ${formatMoney(
-            payment.amount - payment.amountRefunded,
-            payment.currency,
-          )}`}
-          error={message && withoutFieldName(message, 'invoiceId')}
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save allocation
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </section>
+    <ActionPanel
+      title="Allocate"
+      submitLabel="Save allocation"
+      busy={busy}
+      onSubmit={() => void submit()}
+      onCancel={onCancel}
+    >
+      <ErrorMessage error={formError(['invoiceId'])} />
+      <RecordPicker
+        label="Invoice"
+        name="invoiceId"
+        source={INVOICES}
+        value={invoiceId}
+        required
+        onChange={(option) => setInvoiceId(option?.id ?? '')}
+        hint={`An open invoice in ${payment.currency} owing at least ${formatMoney(
+          payment.amount - payment.amountRefunded,
+          payment.currency,
+        )}`}
+        error={message && withoutFieldName(message, 'invoiceId')}
+      />
+    </ActionPanel>
   );
 }

@@ -1,8 +1,7 @@
 // One GraphQL field asked for many arguments at once: `leaveBalances` for each
-// row of the inbox, `employee` for each payslip of a run. The API has no list
-// form of these, so each request asks for a few under aliases (the server
-// allows 15 aliases a document; 10 keeps well under it and its token limit),
-// and the requests go out together.
+// row of the inbox. The API has no list form of it, so each request asks for a
+// few under aliases (the server allows 15 aliases a document; 10 keeps well
+// under it and its token limit), and the requests go out together.
 import { useEffect, useState } from 'preact/hooks';
 import { graphql } from '../../api.js';
 import { asApiError, type Query } from '../../ui.js';

@@ -19,7 +19,7 @@ import {
   useQuery,
   useSubmit,
 } from '../../ui.js';
-import { ActionButton } from './action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { days, useLeaveBalances, type LeaveBalance } from './balances.js';
 import { leaveDates } from './leave.js';
 import { fullName, PERSON_FIELDS, PersonLink, type Person } from './people.js';

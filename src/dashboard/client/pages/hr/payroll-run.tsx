@@ -5,7 +5,7 @@
 // each disabled with the reason once processed.
 import { graphql } from '../../api.js';
 import { navigate } from '../../route.js';
-import type { PageProps } from '../../section.js';
+import { can, type PageProps } from '../../section.js';
 import {
   ErrorMessage,
   formatDate,
@@ -19,20 +19,21 @@ import {
   useSubmit,
 } from '../../ui.js';
 import { RecordHistory } from '../../records/history.js';
-import { ActionButton } from './action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { runTitle } from './payroll.js';
 import { PayslipLines } from './payslip-lines.js';
-import { RUN_FIELDS, SKIP_REASONS, totalsOf, type PayrollItem, type PayrollRun } from './payroll-types.js';
-import { fullName, PersonLink, usePeople, type Person } from './people.js';
+import { runFields, SKIP_REASONS, totalsOf, type PayrollItem, type PayrollRun } from './payroll-types.js';
+import { fullName, PersonLink, type Person } from './people.js';
 import './hr.css';
 
-const RUN = `query PayrollRun($id: ID!) { payrollRun(id: $id) { ${RUN_FIELDS} } }`;
+const runQuery = (withPeople: boolean) =>
+  `query PayrollRun($id: ID!) { payrollRun(id: $id) { ${runFields(withPeople)} } }`;
 const PROCESS = `mutation ProcessPayrollRun($id: ID!) { processPayrollRun(id: $id) { id } }`;
 const RECALCULATE = `mutation RecalculatePayrollRun($id: ID!) { recalculatePayrollRun(id: $id) { id } }`;
 const DELETE = `mutation DeletePayrollRun($id: ID!) { deletePayrollRun(id: $id) }`;
 
-export function PayrollRunPage({ params }: PageProps) {
-  const run = useQuery<{ payrollRun: PayrollRun }>(RUN, { id: params.id });
+export function PayrollRunPage({ params, viewer }: PageProps) {
+  const run = useQuery<{ payrollRun: PayrollRun }>(runQuery(can(viewer, 'hr:read')), { id: params.id });
   return (
     <>
       <p>
@@ -44,7 +45,7 @@ export function PayrollRunPage({ params }: PageProps) {
 }
 
 function Run({ run, reload }: { run: PayrollRun; reload: () => void }) {
-  const people = usePeople([...run.items, ...run.skipped].map((item) => item.employeeId));
+  const people = new Map([...run.items, ...run.skipped].map((row) => [row.employeeId, row.employee] as const));
   const process = useSubmit(async () => {
     await graphql(PROCESS, { id: run.id });
     reload();
@@ -60,7 +61,7 @@ function Run({ run, reload }: { run: PayrollRun; reload: () => void }) {
   const processed = run.status === 'processed';
   const done = processed ? `It was processed on ${formatDateTime(run.processedAt)}` : undefined;
   const busy = process.busy || recalculate.busy || remove.busy;
-  const person = (id: string) => people.data?.get(id);
+  const person = (id: string) => people.get(id) ?? undefined;
   return (
     <>
       <PageHeader title={runTitle(run)}>
@@ -116,7 +117,6 @@ function Run({ run, reload }: { run: PayrollRun; reload: () => void }) {
           )}
         </dl>
       </div>
-      <ErrorMessage error={people.error} />
       {run.items.length ? (
         <Summary run={run} person={person} />
       ) : (

@@ -1,4 +1,5 @@
 // A payroll run and its payslips as the payroll pages read them.
+import { PERSON_FIELDS, type Person } from './people.js';
 
 export interface PayrollLine {
   kind: 'earning' | 'deduction';
@@ -9,6 +10,8 @@ export interface PayrollLine {
 
 export interface PayrollItem {
   employeeId: string;
+  /** Asked only of a viewer who may read people (hr:read). */
+  employee?: Person | null;
   currency: string;
   grossAmount: number;
   deductionsAmount: number;
@@ -26,14 +29,18 @@ export interface PayrollRun {
   processedAt: string | null;
   createdAt: string;
   items: PayrollItem[];
-  skipped: { employeeId: string; reason: string }[];
+  skipped: { employeeId: string; employee?: Person | null; reason: string }[];
 }
 
 export const ITEM_FIELDS = `employeeId currency grossAmount deductionsAmount netAmount
   lines { kind code description amount } basis { daysPaid daysInPeriod }`;
 
-export const RUN_FIELDS = `id periodStart periodEnd payDate status processedAt createdAt
-  items { ${ITEM_FIELDS} } skipped { employeeId reason }`;
+/** The run's fields, with its people's names for a viewer who may read them (hr:read). */
+export function runFields(withPeople: boolean): string {
+  const people = withPeople ? `employee { ${PERSON_FIELDS} }` : '';
+  return `id periodStart periodEnd payDate status processedAt createdAt
+    items { ${ITEM_FIELDS} ${people} } skipped { employeeId reason ${people} }`;
+}
 
 export interface Totals {
   currency: string;

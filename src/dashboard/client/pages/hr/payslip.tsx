@@ -2,7 +2,7 @@
 // period and pay date, every line, gross, deductions and net, and the days
 // paid. Laid out to print on one page (the dashboard's frame is left out of
 // the print); a draft's payslip says it may still change.
-import type { PageProps } from '../../section.js';
+import { can, type PageProps } from '../../section.js';
 import { formatDate, Link, Loaded, PageHeader, StatusBadge, useQuery } from '../../ui.js';
 import { ORGANIZATION, type Organization } from './organization.js';
 import { PayslipLines } from './payslip-lines.js';
@@ -12,14 +12,16 @@ import './hr.css';
 
 type Payslip = PayrollItem & Pick<PayrollRun, 'periodStart' | 'periodEnd' | 'payDate' | 'status'> & { runId: string };
 
-const PAYSLIP = `query Payslip($runId: ID!, $employeeId: ID!) {
-  payslip(runId: $runId, employeeId: $employeeId) { runId periodStart periodEnd payDate status ${ITEM_FIELDS} }
-  employee(id: $employeeId) { ${PERSON_FIELDS} }
+/** The payslip, with its employee's name and job for a viewer who may read people (hr:read). */
+const payslipQuery = (withPeople: boolean) => `query Payslip($runId: ID!, $employeeId: ID!) {
+  payslip(runId: $runId, employeeId: $employeeId) {
+    runId periodStart periodEnd payDate status ${ITEM_FIELDS} ${withPeople ? `employee { ${PERSON_FIELDS} }` : ''}
+  }
   ${ORGANIZATION}
 }`;
 
-export function PayslipPage({ params }: PageProps) {
-  const result = useQuery<{ payslip: Payslip; employee: Person; organization: Organization }>(PAYSLIP, {
+export function PayslipPage({ params, viewer }: PageProps) {
+  const result = useQuery<{ payslip: Payslip; organization: Organization }>(payslipQuery(can(viewer, 'hr:read')), {
     runId: params.id,
     employeeId: params.employeeId,
   });
@@ -29,24 +31,15 @@ export function PayslipPage({ params }: PageProps) {
         <Link href={`/hr/payroll-runs/${params.id}`}>← Payroll run</Link>
       </p>
       <Loaded query={result}>
-        {({ payslip, employee, organization }) => (
-          <Sheet payslip={payslip} employee={employee} organization={organization} />
-        )}
+        {({ payslip, organization }) => <Sheet payslip={payslip} organization={organization} />}
       </Loaded>
     </>
   );
 }
 
-function Sheet({
-  payslip,
-  employee,
-  organization,
-}: {
-  payslip: Payslip;
-  employee: Person;
-  organization: Organization;
-}) {
-  const name = fullName(employee);
+function Sheet({ payslip, organization }: { payslip: Payslip; organization: Organization }) {
+  const employee: Partial<Person> = payslip.employee ?? {};
+  const name = payslip.employee ? fullName(payslip.employee) : payslip.employeeId;
   return (
     <>
       <PageHeader title={`Payslip: ${name}`}>
@@ -80,7 +73,7 @@ function Sheet({
             )}
             <dt>Employee id</dt>
             <dd>
-              <code>{employee.id}</code>
+              <code>{payslip.employeeId}</code>
             </dd>
           </dl>
         </div>

@@ -1,8 +1,6 @@
 // People as the HR pages show them: a name linking to the employee's record
-// page, and, where the API gives only an employeeId (a payslip), the
-// employees read by id in a few batched requests.
-import { Link, type Query } from '../../ui.js';
-import { batchKey, useBatched, type BatchedField } from './batch.js';
+// page (the id alone for a viewer who may not read people).
+import { Link } from '../../ui.js';
 
 export interface Person {
   id: string;
@@ -27,16 +25,4 @@ export function PersonLink({
   id: string;
 }) {
   return <Link href={`/hr/employees/${id}`}>{person ? fullName(person) : id}</Link>;
-}
-
-const EMPLOYEE: BatchedField = { field: 'employee', args: { id: 'ID!' }, selection: PERSON_FIELDS };
-
-/** The employees of these ids, by id. */
-export function usePeople(ids: string[]): Query<Map<string, Person>> {
-  const result = useBatched<Person>(
-    EMPLOYEE,
-    ids.map((id) => ({ id })),
-  );
-  const data = result.data && new Map(ids.map((id) => [id, result.data!.get(batchKey({ id }))!] as const));
-  return { ...result, data };
 }

@@ -6,7 +6,7 @@ import { graphql } from '../../api.js';
 import { EMPLOYEES, RecordPicker } from '../../picker.js';
 import { can, type PageProps } from '../../section.js';
 import { ErrorMessage, formatDateTime, Loaded, PageHeader, useQuery, useSubmit } from '../../ui.js';
-import { ActionButton } from './action-button.js';
+import { ActionButton } from '../../action-button.js';
 import { todayIn } from './dates.js';
 import { useOrganization } from './organization.js';
 import { fullName, PersonLink } from './people.js';
@@ -97,7 +97,6 @@ function TimeClock({ today, mayClock }: { today: string; mayClock: boolean }) {
           type="submit"
           aria-disabled={reason || clockIn.busy ? 'true' : undefined}
           aria-describedby={reason ? 'clock-in-reason' : undefined}
-          class={reason ? 'is-disabled' : undefined}
         >
           Clock in
         </button>

@@ -30,7 +30,7 @@ export function ActionButton({
     <span class="action">
       <button
         type="button"
-        class={[className, disabled ? 'is-disabled' : ''].filter(Boolean).join(' ') || undefined}
+        class={className}
         aria-disabled={disabled ? 'true' : undefined}
         aria-describedby={disabledReason ? reasonId : undefined}
         onClick={() => {

@@ -144,7 +144,9 @@ function errorResponses(row: RestRoute) {
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
   const conflicts = [
     row.conflict,
-    row.method === 'post' && 'The Idempotency-Key was used with another request, or that request is still running',
+    row.method === 'post' &&
+      !row.upload &&
+      'The Idempotency-Key was used with another request, or that request is still running',
   ].filter(Boolean);
   if (conflicts.length) responses['409'] = errorResponse(conflicts.join('. '));
   if (row.body) {

@@ -320,6 +320,47 @@ describe('applying rows', () => {
     expect(unknown.body.error.field).toBe('resource');
   });
 
+  it("invoices: the resource's own rules (numbering, references) per row, in file order; a dry run takes no number", async () => {
+    const { key } = await tenant();
+    const contact = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'billed@example.test' } });
+    const line = { description: 'Work', quantity: 1, unitAmount: 10_000 };
+    const file = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        JSON.stringify({
+          contactId: i === 1 ? 'con_00000000000000000000000000' : contact.body.id,
+          currency: 'EUR',
+          lines: [line],
+        }),
+      ).join('\n');
+    const dry = await imported(key, 'resource=invoices&dryRun=true', file(3), NDJSON);
+    expect(dry).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 1 });
+    expect(dry.errors).toEqual([
+      {
+        row: 2,
+        code: 'VALIDATION_ERROR',
+        field: 'contactId',
+        message: "'contactId': no contact with this id in the organization",
+      },
+    ]);
+    const done = await imported(key, 'resource=invoices', file(4), NDJSON);
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 3, rowsRefused: 1 });
+    const invoices = await server.rest('GET', '/v1/finance/invoices?sort=createdAt', { key });
+    expect(invoices.body.data.map((invoice: Row) => invoice.number)).toEqual([
+      'INV-000001',
+      'INV-000002',
+      'INV-000003',
+    ]);
+    const upserted = await imported(
+      key,
+      'resource=invoices&mode=upsert&key=number',
+      JSON.stringify({ number: 'INV-000002', notes: 'Changed' }),
+      NDJSON,
+    );
+    expect(upserted).toMatchObject({ status: 'completed', rowsUpdated: 1, rowsCreated: 0 });
+    const second = invoices.body.data[1] as Row;
+    expect((await server.rest('GET', `/v1/finance/invoices/${String(second.id)}`, { key })).body.notes).toBe('Changed');
+  });
+
   it('fails an unreadable CSV saying where', async () => {
     const { key } = await tenant();
     const done = await imported(key, 'resource=contacts', 'email,company\r\na@example.test,"unclosed\r\n');

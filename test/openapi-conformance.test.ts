@@ -649,7 +649,7 @@ describe.each(TITLED)('%s', (_title, operation) => {
       expectAnswer(operation, await via(verb, missing, { key, body }), 404, false);
     }
     if (spec.requestBody && documents(415)) {
-      const text = await via(verb, path, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
+      const text = await via(verb, target, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
       expectAnswer(operation, text, 415, true);
     }
     if (upload && documents(413)) {

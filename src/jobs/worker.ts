@@ -1,5 +1,5 @@
 // The background worker: graphile-worker over the service's PostgreSQL, running
-// webhook deliveries (deliver-webhook.ts), exports (run-export.ts), the hourly prune (prune.ts) and
+// webhook deliveries (deliver-webhook.ts), exports (run-export.ts), imports (run-import.ts), the hourly prune (prune.ts) and
 // the end of notice periods and overdue invoices every minute (end-notices.ts, overdue-invoices.ts). It
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
@@ -30,6 +30,8 @@ import { overdueInvoicesTask } from './overdue-invoices.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { RUN_EXPORT } from './export-jobs.js';
 import { runExportTask } from './run-export.js';
+import { RUN_IMPORT } from './import-jobs.js';
+import { runImportTask } from './run-import.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
 import { WorkerClient } from './worker-connections.js';
@@ -111,6 +113,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         [END_NOTICES]: endNoticesTask({ pool, logger }),
         [OVERDUE_INVOICES]: overdueInvoicesTask({ pool, logger }),
         [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
+        [RUN_IMPORT]: runImportTask({ pool, logger }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       // Every minute: a notice ends, an invoice becomes overdue, at midnight in the organization's time zone.

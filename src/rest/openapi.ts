@@ -2,7 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
-import { bodyNameOf, operationIdOf } from '../graphql/kit/routes.js';
+import { bodyNameOf, operationIdOf, type UploadRoute } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -144,12 +144,18 @@ function errorResponses(row: RestRoute) {
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
   const conflicts = [
     row.conflict,
-    row.method === 'post' && 'The Idempotency-Key was used with another request, or that request is still running',
+    row.method === 'post' &&
+      !row.upload &&
+      'The Idempotency-Key was used with another request, or that request is still running',
   ].filter(Boolean);
   if (conflicts.length) responses['409'] = errorResponse(conflicts.join('. '));
   if (row.body) {
     responses['413'] = errorResponse('Body too large');
     responses['415'] = errorResponse('Body is not JSON');
+  }
+  if (row.upload) {
+    responses['413'] = errorResponse('The file is too large');
+    responses['415'] = errorResponse(`Body is not ${row.upload.contentTypes.join(' or ')}`);
   }
   return responses;
 }
@@ -233,6 +239,19 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
   };
 }
 
+/** An uploaded file as the body: its media types, each a string, with an example file. */
+function uploadBodyOf(upload: UploadRoute) {
+  return {
+    required: true,
+    content: Object.fromEntries(
+      upload.contentTypes.map((type) => [
+        type,
+        { schema: { type: 'string' }, ...(upload.examples?.[type] && { example: upload.examples[type] }) },
+      ]),
+    ),
+  };
+}
+
 function operationOf(row: RestRoute, components: Components) {
   const pathParameters = [...row.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
     name,
@@ -247,8 +266,13 @@ function operationOf(row: RestRoute, components: Components) {
     summary: row.summary,
     description: [row.description, scopeNote].filter(Boolean).join('\n\n'),
     security: [{ bearerAuth: row.scope ? [row.scope] : [] }, { oauth2: row.scope ? [row.scope] : [] }],
-    parameters: [...pathParameters, ...queryParameters(row.query), ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : [])],
+    parameters: [
+      ...pathParameters,
+      ...queryParameters(row.query),
+      ...(row.method === 'post' && !row.upload ? [IDEMPOTENCY_KEY] : []),
+    ],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
+    ...(row.upload && { requestBody: uploadBodyOf(row.upload) }),
     responses: withHeaders(
       {
         [String(row.status)]: row.file
@@ -266,7 +290,8 @@ function operationOf(row: RestRoute, components: Components) {
             : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
         ...errorResponses(row),
       },
-      row.method,
+      // An upload is not replayed by an Idempotency-Key (its body is a file, not kept).
+      row.upload ? 'upload' : row.method,
       row.method === 'get' && row.query instanceof z.ZodObject && 'after' in row.query.shape,
     ),
   };

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -145,6 +145,54 @@ export function cpuTimeMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The pids of a process and all its descendants (an `npm start` wrapper counts with what it runs). */
+function processTree(pid: number): number[] {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(' ').map(Number));
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Resident memory (VmRSS) of a process and its descendants, in MB; undefined where there is no /proc. */
+export function rssMb(pid: number): number | undefined {
+  let kb = 0;
+  let seen = false;
+  for (const each of processTree(pid)) {
+    try {
+      const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${each}/status`, 'utf8'));
+      if (line) {
+        kb += Number(line[1]);
+        seen = true;
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return seen ? kb / 1024 : undefined;
+}
+
+/** Samples a process tree's resident memory every 100 ms until stopped; answers the highest seen. */
+export function sampleRssPeak(pid: number): () => number | undefined {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    const now = rssMb(pid);
+    if (now !== undefined && (peak === undefined || now > peak)) peak = now;
+  }, 100);
+  return () => {
+    clearInterval(timer);
+    const now = rssMb(pid);
+    return now !== undefined && (peak === undefined || now > peak) ? now : peak;
+  };
 }
 
 export function printTable(rows: string[][]): void {

@@ -39,6 +39,8 @@ import {
   ROOT,
   cleanup,
   cpuTimeMs,
+  rssMb,
+  sampleRssPeak,
   createBenchDatabase,
   createBenchOrganization,
   printTable,
@@ -334,6 +336,9 @@ interface Measurement {
   reqPerSecond: number;
   /** The server process's CPU time per request answered. */
   cpuMsPerRequest?: number;
+  /** The server's resident memory (its process tree's VmRSS, MB) just before the round, and the highest during it. */
+  rssIdleMb?: number;
+  rssPeakMb?: number;
   p50: number;
   p99: number;
   /** Summed over every round: a failure is never hidden by picking the best round. */
@@ -384,16 +389,25 @@ async function measure(
   for (let n = 1; n <= ROUNDS; n++) {
     for (const server of n % 2 ? servers : [...servers].reverse()) {
       process.stdout.write(`measuring ${scenario.name} on ${server.name} (round ${n}/${ROUNDS})... `);
+      const rssIdleMb = rssMb(server.pid);
       const cpuBefore = cpuTimeMs(server.pid);
+      const rssPeak = sampleRssPeak(server.pid);
       const result = await load(server, scenario, keyOf(server), DURATION_S);
+      const rssPeakMb = rssPeak();
       await settle();
       const cpuMs = cpuBefore === undefined ? undefined : cpuTimeMs(server.pid)! - cpuBefore;
       const cpuMsPerRequest = cpuMs === undefined ? undefined : cpuMs / result.requests;
-      console.log(`${result.reqPerSecond.toFixed(0)} req/s, ${cpuMsPerRequest?.toFixed(3) ?? '-'} ms CPU/req`);
+      console.log(
+        `${result.reqPerSecond.toFixed(0)} req/s, ${cpuMsPerRequest?.toFixed(3) ?? '-'} ms CPU/req, ` +
+          `RSS ${rssIdleMb?.toFixed(0) ?? '-'} -> ${rssPeakMb?.toFixed(0) ?? '-'} MB`,
+      );
       const best = results.get(server.name);
       const round: Measurement = {
         reqPerSecond: result.reqPerSecond,
         cpuMsPerRequest,
+        // Memory is kept as the worst over the rounds: picking the round of least CPU must not hide a peak.
+        rssIdleMb: Math.max(rssIdleMb ?? 0, best?.rssIdleMb ?? 0) || undefined,
+        rssPeakMb: Math.max(rssPeakMb ?? 0, best?.rssPeakMb ?? 0) || undefined,
         p50: result.p50,
         p99: result.p99,
         non2xx: result.non2xx + (best?.non2xx ?? 0),
@@ -401,7 +415,8 @@ async function measure(
       };
       const { non2xx, errors } = round;
       const better = !best || (round.cpuMsPerRequest ?? 0) < (best.cpuMsPerRequest ?? 0);
-      results.set(server.name, better ? round : { ...best, non2xx, errors });
+      const { rssIdleMb: idle, rssPeakMb: peak } = round;
+      results.set(server.name, better ? round : { ...best, non2xx, errors, rssIdleMb: idle, rssPeakMb: peak });
     }
   }
   return results;
@@ -454,6 +469,10 @@ async function main(): Promise<void> {
     readyPath: '/healthz',
   });
   const servers = [service, baseline, express];
+  // Resident memory once ready, before any request: what loading the process itself costs.
+  console.log(
+    `RSS at start: ${servers.map((server) => `${server.name} ${rssMb(server.pid)?.toFixed(0) ?? '-'} MB`).join(', ')}`,
+  );
   if (PIN) servers.forEach(pin);
   await checkSameAnswers(servers, key, database.url);
   // BENCH_WEBHOOK=1: the fan-out's cost. Every contact the service creates is then
@@ -468,7 +487,19 @@ async function main(): Promise<void> {
       `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   const rows = [
-    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx', 'errors', 'CPU vs baseline'],
+    [
+      'scenario',
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU ms/req',
+      'RSS idle MB',
+      'RSS peak MB',
+      'non-2xx',
+      'errors',
+      'CPU vs baseline',
+    ],
   ];
   const misses: string[] = [];
   let failures = 0;
@@ -502,6 +533,8 @@ async function main(): Promise<void> {
         result.p50.toFixed(1),
         result.p99.toFixed(1),
         result.cpuMsPerRequest?.toFixed(3) ?? '-',
+        result.rssIdleMb?.toFixed(0) ?? '-',
+        result.rssPeakMb?.toFixed(0) ?? '-',
         String(result.non2xx),
         String(result.errors),
         verdicts[name],
@@ -517,7 +550,9 @@ async function main(): Promise<void> {
   }
   console.log(
     "CPU ms/req: the server process's CPU time (user + system, /proc) per request answered; " +
-      "CPU vs baseline: that as a multiple of the minimal node:http baseline's",
+      "CPU vs baseline: that as a multiple of the minimal node:http baseline's; " +
+      'RSS: resident memory (VmRSS, /proc) of the server process tree just before a round and its highest during ' +
+      'one (sampled every 100 ms), the worst over the rounds',
   );
   if (misses.length) console.log(`\nAbove target: ${misses.join(', ')}`);
   if (failures) {

@@ -147,52 +147,35 @@ export function cpuTimeMs(pid: number): number | undefined {
   }
 }
 
-/** The pids of a process and all its descendants (an `npm start` wrapper counts with what it runs). */
+/** The pids of a process and of every process it started, from /proc (empty where there is none). */
 function processTree(pid: number): number[] {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Resident memory of a process and its children in MB: now (VmRSS) and the most
+ * it has held (VmHWM), summed over the tree; undefined where there is no /proc.
+ */
+export function residentMemoryMb(pid: number): { now: number; peak: number } | undefined {
+  let now = 0;
+  let peak = 0;
+  for (const member of processTree(pid)) {
     try {
-      for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
-        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
-        if (children) pids.push(...children.split(' ').map(Number));
-      }
+      const status = readFileSync(`/proc/${member}/status`, 'utf8');
+      now += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      peak += Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0);
     } catch {
       // the process ended meanwhile
     }
   }
-  return pids;
-}
-
-/** Resident memory (VmRSS) of a process and its descendants, in MB; undefined where there is no /proc. */
-export function rssMb(pid: number): number | undefined {
-  let kb = 0;
-  let seen = false;
-  for (const each of processTree(pid)) {
-    try {
-      const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${each}/status`, 'utf8'));
-      if (line) {
-        kb += Number(line[1]);
-        seen = true;
-      }
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return seen ? kb / 1024 : undefined;
-}
-
-/** Samples a process tree's resident memory every 100 ms until stopped; answers the highest seen. */
-export function sampleRssPeak(pid: number): () => number | undefined {
-  let peak = rssMb(pid);
-  const timer = setInterval(() => {
-    const now = rssMb(pid);
-    if (now !== undefined && (peak === undefined || now > peak)) peak = now;
-  }, 100);
-  return () => {
-    clearInterval(timer);
-    const now = rssMb(pid);
-    return now !== undefined && (peak === undefined || now > peak) ? now : peak;
-  };
+  return now ? { now: now / 1024, peak: peak / 1024 } : undefined;
 }
 
 export function printTable(rows: string[][]): void {

@@ -39,8 +39,7 @@ import {
   ROOT,
   cleanup,
   cpuTimeMs,
-  rssMb,
-  sampleRssPeak,
+  residentMemoryMb,
   createBenchDatabase,
   createBenchOrganization,
   printTable,
@@ -336,14 +335,13 @@ interface Measurement {
   reqPerSecond: number;
   /** The server process's CPU time per request answered. */
   cpuMsPerRequest?: number;
-  /** The server's resident memory (its process tree's VmRSS, MB) just before the round, and the highest during it. */
-  rssIdleMb?: number;
-  rssPeakMb?: number;
   p50: number;
   p99: number;
   /** Summed over every round: a failure is never hidden by picking the best round. */
   non2xx: number;
   errors: number;
+  /** The server's resident memory (its process tree) right after its rounds under this load, in MB. */
+  rssMb?: number;
 }
 
 /**
@@ -389,34 +387,26 @@ async function measure(
   for (let n = 1; n <= ROUNDS; n++) {
     for (const server of n % 2 ? servers : [...servers].reverse()) {
       process.stdout.write(`measuring ${scenario.name} on ${server.name} (round ${n}/${ROUNDS})... `);
-      const rssIdleMb = rssMb(server.pid);
       const cpuBefore = cpuTimeMs(server.pid);
-      const rssPeak = sampleRssPeak(server.pid);
       const result = await load(server, scenario, keyOf(server), DURATION_S);
-      const rssPeakMb = rssPeak();
       await settle();
       const cpuMs = cpuBefore === undefined ? undefined : cpuTimeMs(server.pid)! - cpuBefore;
       const cpuMsPerRequest = cpuMs === undefined ? undefined : cpuMs / result.requests;
-      console.log(
-        `${result.reqPerSecond.toFixed(0)} req/s, ${cpuMsPerRequest?.toFixed(3) ?? '-'} ms CPU/req, ` +
-          `RSS ${rssIdleMb?.toFixed(0) ?? '-'} -> ${rssPeakMb?.toFixed(0) ?? '-'} MB`,
-      );
+      const rssMb = residentMemoryMb(server.pid)?.now;
+      console.log(`${result.reqPerSecond.toFixed(0)} req/s, ${cpuMsPerRequest?.toFixed(3) ?? '-'} ms CPU/req`);
       const best = results.get(server.name);
       const round: Measurement = {
         reqPerSecond: result.reqPerSecond,
         cpuMsPerRequest,
-        // Memory is kept as the worst over the rounds: picking the round of least CPU must not hide a peak.
-        rssIdleMb: Math.max(rssIdleMb ?? 0, best?.rssIdleMb ?? 0) || undefined,
-        rssPeakMb: Math.max(rssPeakMb ?? 0, best?.rssPeakMb ?? 0) || undefined,
         p50: result.p50,
         p99: result.p99,
         non2xx: result.non2xx + (best?.non2xx ?? 0),
         errors: result.errors + (best?.errors ?? 0),
+        rssMb: Math.max(rssMb ?? 0, best?.rssMb ?? 0) || undefined,
       };
       const { non2xx, errors } = round;
       const better = !best || (round.cpuMsPerRequest ?? 0) < (best.cpuMsPerRequest ?? 0);
-      const { rssIdleMb: idle, rssPeakMb: peak } = round;
-      results.set(server.name, better ? round : { ...best, non2xx, errors, rssIdleMb: idle, rssPeakMb: peak });
+      results.set(server.name, better ? round : { ...best, non2xx, errors, rssMb: round.rssMb });
     }
   }
   return results;
@@ -469,11 +459,10 @@ async function main(): Promise<void> {
     readyPath: '/healthz',
   });
   const servers = [service, baseline, express];
-  // Resident memory once ready, before any request: what loading the process itself costs.
-  console.log(
-    `RSS at start: ${servers.map((server) => `${server.name} ${rssMb(server.pid)?.toFixed(0) ?? '-'} MB`).join(', ')}`,
-  );
   if (PIN) servers.forEach(pin);
+  // Idle: started, nothing asked of them yet but their readiness.
+  await sleep(3_000);
+  const idleMb = new Map(servers.map((server) => [server.name, residentMemoryMb(server.pid)?.now]));
   await checkSameAnswers(servers, key, database.url);
   // BENCH_WEBHOOK=1: the fan-out's cost. Every contact the service creates is then
   // delivered, by its in-process worker, to a receiver in this process.
@@ -487,19 +476,7 @@ async function main(): Promise<void> {
       `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   const rows = [
-    [
-      'scenario',
-      'server',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      'CPU ms/req',
-      'RSS idle MB',
-      'RSS peak MB',
-      'non-2xx',
-      'errors',
-      'CPU vs baseline',
-    ],
+    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'RSS MB', 'non-2xx', 'errors', 'CPU vs baseline'],
   ];
   const misses: string[] = [];
   let failures = 0;
@@ -533,8 +510,7 @@ async function main(): Promise<void> {
         result.p50.toFixed(1),
         result.p99.toFixed(1),
         result.cpuMsPerRequest?.toFixed(3) ?? '-',
-        result.rssIdleMb?.toFixed(0) ?? '-',
-        result.rssPeakMb?.toFixed(0) ?? '-',
+        result.rssMb?.toFixed(0) ?? '-',
         String(result.non2xx),
         String(result.errors),
         verdicts[name],
@@ -550,9 +526,15 @@ async function main(): Promise<void> {
   }
   console.log(
     "CPU ms/req: the server process's CPU time (user + system, /proc) per request answered; " +
-      "CPU vs baseline: that as a multiple of the minimal node:http baseline's; " +
-      'RSS: resident memory (VmRSS, /proc) of the server process tree just before a round and its highest during ' +
-      'one (sampled every 100 ms), the worst over the rounds',
+      "RSS MB: its resident memory (with any child process) just after that scenario's load; " +
+      "CPU vs baseline: that as a multiple of the minimal node:http baseline's",
+  );
+  const mb = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);
+  console.log(
+    `Resident memory, idle after start / the most held under load (VmHWM): ` +
+      servers
+        .map((server) => `${server.name} ${mb(idleMb.get(server.name))} / ${mb(residentMemoryMb(server.pid)?.peak)}`)
+        .join(', '),
   );
   if (misses.length) console.log(`\nAbove target: ${misses.join(', ')}`);
   if (failures) {

@@ -83,7 +83,9 @@ export class ChangeFeed {
       const page = await this.readOnce(principal, types, after, limit);
       const remaining = deadline - Date.now();
       if (page.data.length || remaining <= 0 || !types.length) return page;
-      await (this.notifier ? this.notifier.next(remaining) : new Promise((r) => setTimeout(r, Math.min(remaining, 250))));
+      await (this.notifier
+        ? this.notifier.next(remaining)
+        : new Promise((r) => setTimeout(r, Math.min(remaining, 250))));
     }
   }
 
@@ -92,7 +94,11 @@ export class ChangeFeed {
     const known = changeResourceNames();
     const unknown = resources?.find((name) => !known.includes(name));
     if (unknown !== undefined) {
-      throw new DomainError('VALIDATION_ERROR', `'resources': ${unknown} is not one of ${known.join(', ')}`, 'resources');
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        `'resources': ${unknown} is not one of ${known.join(', ')}`,
+        'resources',
+      );
     }
     const readable = new Set(readableEventTypes(principal.scopes));
     const types: string[] = [];

@@ -1,20 +1,26 @@
-// Wakes long-polling readers of the feed: the "Event" trigger NOTIFYs `changes`
-// once per committing transaction. LISTEN needs a session of its own, so this
-// connects to the direct URL (DATABASE_DIRECT_URL behind a transaction pooler),
-// like the credential cache's listener. Without a listener, waits poll.
+// Wakes long-polling readers of the feed. Writers do not NOTIFY (it would
+// serialise their commits); while anyone waits, this process runs the sequencer
+// every TICK_MS, and the sequencer NOTIFYs `changes` when it numbered any, so
+// every process's waiters wake (LISTEN on a session of its own: the direct URL,
+// DATABASE_DIRECT_URL behind a transaction pooler, like the credential cache's).
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 
 export const CHANGES_CHANNEL = 'changes';
-/** How often a waiting reader looks again when no listener runs (or as a safety net if a NOTIFY is lost). */
-const POLL_MS = 1_000;
+/** How often the sequencer runs while a reader waits: the long poll's latency. */
+const TICK_MS = 100;
 
 export class ChangeNotifier {
   private readonly waiters = new Set<() => void>();
   private client?: pg.Client;
+  private ticker?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly logger?: Logger) {}
+  /** `sequence` numbers what committed, answering how many (it NOTIFYs if any). */
+  constructor(
+    private readonly sequence: () => Promise<number>,
+    private readonly logger?: Logger,
+  ) {}
 
   async listen(connectionString: string): Promise<void> {
     const client = new pg.Client({ connectionString });
@@ -33,7 +39,7 @@ export class ChangeNotifier {
     this.client = client;
   }
 
-  /** Resolves at the next NOTIFY, after `ms`, or after POLL_MS, whichever comes first. */
+  /** Resolves when a change may have arrived (a NOTIFY, or this process's sequencer numbered some), or after `ms`. */
   next(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
@@ -41,9 +47,26 @@ export class ChangeNotifier {
         this.waiters.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, Math.min(ms, POLL_MS));
+      const timer = setTimeout(done, ms);
       this.waiters.add(done);
+      this.tick();
     });
+  }
+
+  private tick(): void {
+    if (this.ticker || this.closed) return;
+    this.ticker = setTimeout(async () => {
+      try {
+        // Without a listener, this process's own sequencing is the only signal.
+        if ((await this.sequence()) > 0 && !this.client) this.wake();
+      } catch (error) {
+        this.logger?.warn({ error: (error as Error).message }, 'change feed sequencer failed');
+      } finally {
+        this.ticker = undefined;
+        if (this.waiters.size) this.tick();
+      }
+    }, TICK_MS);
+    this.ticker.unref();
   }
 
   private wake(): void {
@@ -53,6 +76,7 @@ export class ChangeNotifier {
   async close(): Promise<void> {
     this.closed = true;
     this.wake();
+    clearTimeout(this.ticker);
     await this.client?.end().catch(() => {});
   }
 }

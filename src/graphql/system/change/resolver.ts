@@ -18,7 +18,10 @@ class ChangeArgs {
   @Field(() => [String], { nullable: true, description: 'Only these resources (REST names: contacts, invoices).' })
   resources?: string[];
 
-  @Field(() => Int, { nullable: true, description: 'Long polling: wait up to this many seconds (0 to 30) for a change.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Long polling: wait up to this many seconds (0 to 30) for a change.',
+  })
   wait?: number;
 }
 

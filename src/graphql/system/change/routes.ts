@@ -12,7 +12,9 @@ const changeSchema = z
     resource: z.string().meta({ description: 'The resource’s REST name.' }),
     id: z.string(),
     operation: z.enum(CHANGE_OPERATIONS),
-    object: z.record(z.string(), z.unknown()).meta({ description: 'The record after the change; for a delete, as it was.' }),
+    object: z
+      .record(z.string(), z.unknown())
+      .meta({ description: 'The record after the change; for a delete, as it was.' }),
     previousAttributes: z.record(z.string(), z.unknown()).nullable(),
     actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string().nullable() }),
     at: z.iso.datetime(),

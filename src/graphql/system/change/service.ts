@@ -2,7 +2,14 @@
 // wakes its long polls, which the API process starts (server.ts).
 import { z } from 'zod';
 import type { Principal } from '../../../auth/principal.js';
-import { ChangeFeed, CHANGE_LIMIT_DEFAULT, CHANGE_LIMIT_MAX, CHANGE_WAIT_MAX_SECONDS, type ChangePage } from '../../../changes/feed.js';
+import {
+  sequenceChanges,
+  ChangeFeed,
+  CHANGE_LIMIT_DEFAULT,
+  CHANGE_LIMIT_MAX,
+  CHANGE_WAIT_MAX_SECONDS,
+  type ChangePage,
+} from '../../../changes/feed.js';
 import { ChangeNotifier } from '../../../changes/notifier.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { wholeNumber } from '../../kit/page.js';
@@ -15,7 +22,9 @@ export const changeQuerySchema = z.strictObject({
     .optional()
     .meta({ description: 'A previous answer’s `next` (or a change’s `cursor`); absent: from the oldest change kept.' }),
   limit: wholeNumber(`must be 1 to ${CHANGE_LIMIT_MAX}`)
-    .pipe(z.number().min(1, `must be 1 to ${CHANGE_LIMIT_MAX}`).max(CHANGE_LIMIT_MAX, `must be 1 to ${CHANGE_LIMIT_MAX}`))
+    .pipe(
+      z.number().min(1, `must be 1 to ${CHANGE_LIMIT_MAX}`).max(CHANGE_LIMIT_MAX, `must be 1 to ${CHANGE_LIMIT_MAX}`),
+    )
     .default(CHANGE_LIMIT_DEFAULT)
     .meta({ type: 'integer', minimum: 1, maximum: CHANGE_LIMIT_MAX, default: CHANGE_LIMIT_DEFAULT }),
   resources: z
@@ -35,10 +44,11 @@ export const changeQuerySchema = z.strictObject({
 });
 
 export class ChangeService {
-  private readonly notifier = new ChangeNotifier();
+  private readonly notifier: ChangeNotifier;
   private readonly feed: ChangeFeed;
 
   constructor({ pool }: ServiceDependencies) {
+    this.notifier = new ChangeNotifier(() => sequenceChanges(pool));
     this.feed = new ChangeFeed(pool, this.notifier);
   }
 
@@ -49,7 +59,7 @@ export class ChangeService {
     return this.feed.read(principal, args);
   }
 
-  /** LISTENs for new changes (a session: the direct URL); without it, a long poll looks every second. */
+  /** LISTENs for new changes (a session: the direct URL); without it, a long poll wakes on this process's sequencer only. */
   listen(directUrl: string): Promise<void> {
     return this.notifier.listen(directUrl);
   }

@@ -15,8 +15,8 @@ import {
   type Runner,
   type WorkerEvents,
 } from 'graphile-worker';
-import pg from 'pg';
 import type { Config } from '../config.js';
+import { newPool } from '../db/multi-host.js';
 import { trackPoolClosing } from '../db/pool-closing.js';
 import type { Logger } from '../logger.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
@@ -32,6 +32,7 @@ import { RUN_EXPORT } from './export-jobs.js';
 import { runExportTask } from './run-export.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
+import { WorkerClient } from './worker-connections.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
@@ -79,7 +80,8 @@ function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
 
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await webhookSecretsFor(config);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
+  // Finds the primary of a failover group (multi-host.ts); survives losing it (worker-connections.ts).
+  const pool = newPool(databaseUrl, { max: config.worker.concurrency + 4, Client: WorkerClient });
   const poolClosing = trackPoolClosing(pool);
   // The dispatcher's success every few milliseconds ends an episode of repeated failures.
   const outages = new OutageLog(logger, 'failures');

@@ -127,6 +127,8 @@ const environmentSchema = z.object({
   WEBHOOK_DISABLE_AFTER_FAILURES: integer(5, 1, 10_000),
   WEBHOOK_DELIVERY_RETENTION_DAYS: integer(30, 1, 3650),
   EVENT_RETENTION_DAYS: integer(30, 1, 3650),
+  // The change feed (GET /v1/changes) keeps its changes, and so its cursors, this long.
+  CHANGE_RETENTION_DAYS: integer(90, 1, 3650),
   // Export files (and their exports) are deleted this long after they were asked for.
   EXPORT_RETENTION_DAYS: integer(7, 1, 3650),
   // Bounds on exports (docs/decisions.md, Exports): rows and bytes of one file (more fails the
@@ -274,6 +276,8 @@ export interface Config {
     deliveryRetentionDays: number;
   };
   eventRetentionDays: number;
+  /** Days the change feed keeps its changes: an older cursor is 410 CURSOR_EXPIRED. */
+  changeRetentionDays: number;
   exportRetentionDays: number;
   /** What one export may hold, and how many an organization may have pending or running. */
   exportLimits: ExportLimits;
@@ -403,6 +407,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveryRetentionDays: e.WEBHOOK_DELIVERY_RETENTION_DAYS,
     },
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    changeRetentionDays: e.CHANGE_RETENTION_DAYS,
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportLimits: { maxRows: e.EXPORT_MAX_ROWS, maxBytes: e.EXPORT_MAX_BYTES, maxPending: e.EXPORT_MAX_PENDING },
     importMaxBytes: e.IMPORT_MAX_BYTES,

@@ -66,6 +66,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const services = createServices({ prisma, pool, config, credentialsChanged: (id) => credentials.forget(id) });
   // LISTEN needs a session: a transaction pooler would drop the notifications.
   await credentials.listen(database.directUrl);
+  await services.changes.listen(database.directUrl);
   const rateLimitStore = await createRateLimitStore({
     ...config.rateLimit,
     unauthenticatedMax: config.unauthenticatedRateLimit.max,
@@ -204,6 +205,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
     async close() {
       await graphql.stop();
       await credentials.close();
+      await services.changes.close();
       await rateLimitStore.close();
       unwatchPool();
       await disconnect();

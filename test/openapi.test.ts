@@ -78,6 +78,7 @@ const KNOWN_ROUTES: Record<string, string[]> = {
   '/crm/deals': ['get', 'post'],
   '/crm/deals/{id}': ['delete', 'get', 'put'],
   '/events': ['get'],
+  '/changes': ['get'],
   '/events/{id}': ['get'],
   '/exports': ['get', 'post'],
   '/exports/{id}': ['get'],

@@ -2,7 +2,7 @@
 // EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
 // Idempotency-Keys past their 24 hours, and OAuth codes, tokens and sign-in
 // sessions a day after they expired, webhook secrets whose rotation grace
-// period is over, and exports older than EXPORT_RETENTION_DAYS (their file first). Deletes in batches so that no statement holds many locks or runs long.
+// period is over, changes older than CHANGE_RETENTION_DAYS (recording how far, for 410 CURSOR_EXPIRED), and exports older than EXPORT_RETENTION_DAYS (their file first). Deletes in batches so that no statement holds many locks or runs long.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -15,7 +15,7 @@ const IDEMPOTENCY_KEEP_HOURS = 24;
 
 export interface PruneDependencies {
   pool: pg.Pool;
-  config: Pick<Config, 'eventRetentionDays' | 'exportRetentionDays' | 'webhooks'>;
+  config: Pick<Config, 'eventRetentionDays' | 'changeRetentionDays' | 'exportRetentionDays' | 'webhooks'>;
   logger: Logger;
 }
 
@@ -29,6 +29,8 @@ export interface Pruned {
   webhookSecrets: number;
   /** Exports past EXPORT_RETENTION_DAYS, with their files. */
   exports: number;
+  /** Changes of the feed past CHANGE_RETENTION_DAYS. */
+  changes: number;
 }
 
 /** Kept a day past expiry, so a late reuse of a code or refresh token is still recognised (and revokes its grant). */
@@ -61,9 +63,38 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
     oauth,
     webhookSecrets: expiredSecrets.rowCount ?? 0,
     events: await olderThan('Event', 'createdAt', config.eventRetentionDays * 24),
+    changes: await expiredChanges(pool, config.changeRetentionDays),
     deliveries: await olderThan('WebhookDelivery', 'createdAt', config.webhooks.deliveryRetentionDays * 24),
     idempotencyKeys: await olderThan('IdempotencyKey', 'createdAt', IDEMPOTENCY_KEEP_HOURS),
   };
+}
+
+/**
+ * Deletes the feed's changes past retention, BATCH at a time, and raises each
+ * organization's horizon to the highest position deleted: a cursor below it may
+ * have missed a change (410 CURSOR_EXPIRED). Unnumbered rows are left to the sequencer.
+ */
+async function expiredChanges(pool: pg.Pool, days: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rows } = await pool.query<{ deleted: string }>(
+      `with gone as (
+         delete from "Change" where seq = any (array(
+           select seq from "Change" where "createdAt" < now() - make_interval(days => $1) and position is not null
+           limit ${BATCH}))
+         returning "organizationId", position),
+       raised as (
+         insert into "ChangeHorizon" ("organizationId", "prunedThrough")
+         select "organizationId", max(position) from gone group by "organizationId"
+         on conflict ("organizationId") do update
+           set "prunedThrough" = greatest("ChangeHorizon"."prunedThrough", excluded."prunedThrough"))
+       select count(*)::text as deleted from gone`,
+      [days],
+    );
+    const deleted = Number(rows[0]!.deleted);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
 }
 
 /** Deletes exports past retention: their chunks first, in batches (a file may be many), then the exports. */

@@ -1,6 +1,7 @@
 // The system area: one line per resource.
 import { accountModule } from './account/index.js';
 import { apiKeyModule } from './api-key/index.js';
+import { changeModule } from './change/index.js';
 import { eventModule } from './event/index.js';
 import { exportModule } from './export/index.js';
 import { importModule } from './import/index.js';
@@ -17,6 +18,7 @@ export const system = [
   userModule,
   apiKeyModule,
   eventModule,
+  changeModule,
   webhookModule,
   oauthAppModule,
   oauthGrantModule,

@@ -39,8 +39,8 @@ async function databaseState(): Promise<Record<string, string>> {
 
 const ID = /^[a-z]+_[0-9a-z]{26}$/;
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
-/** Shown once and made anew by each write: a key's or a client's secret. */
-const SECRET_FIELDS = new Set(['key', 'secret', 'clientSecret', 'signingSecret', 'keyPrefix']);
+/** Made anew at random by each write: a key or client secret, and the parts of them shown. */
+const SECRET_FIELDS = new Set(['key', 'prefix', 'secret', 'clientId', 'clientSecret', 'signingSecret']);
 
 /** An answer with its ids numbered in order of appearance, its times and fresh secrets blanked. */
 function normalised(value: unknown, ids = new Map<string, string>(), field = ''): unknown {
@@ -258,3 +258,32 @@ describe('GraphQL', () => {
     expect(dry.headers.get('would-raise')).toBeNull();
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents Prefer on every write, and Preference-Applied and Would-Raise on its success', async () => {
+    const res = await server.rest('GET', '/v1/openapi.json');
+    const writes = Object.entries(res.body.paths as Record<string, Record<string, OpenApiOperation>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods)
+          .filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method))
+          .map(([method, operation]) => ({ at: `${method} ${path}`, operation })),
+    );
+    expect(writes.length).toBeGreaterThan(40);
+    for (const { at, operation } of writes) {
+      expect(
+        operation.parameters.map((p) => `${p.in} ${p.name}`),
+        at,
+      ).toContain('header Prefer');
+      const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith('2'))!;
+      expect(Object.keys(success.headers ?? {}), `${at} ${status}`).toEqual(
+        expect.arrayContaining(['Preference-Applied', 'Would-Raise']),
+      );
+    }
+    expect(res.body.components.headers['Would-Raise'].description).toMatch(/events the write would raise/);
+  });
+});
+
+interface OpenApiOperation {
+  parameters: { name: string; in: string }[];
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+}

@@ -287,3 +287,53 @@ interface OpenApiOperation {
   parameters: { name: string; in: string }[];
   responses: Record<string, { headers?: Record<string, unknown> }>;
 }
+
+describe('the writes outside the contract suite', () => {
+  let home: TestOrg;
+  let admin: string;
+  const operation = (method: Operation['method'], path: string, body?: Record<string, unknown>): Operation => ({
+    name: `${method} ${path}`,
+    method,
+    path,
+    documented: path,
+    body: body as Body | undefined,
+    scope: 'admin',
+    status: 200,
+    byId: false,
+  });
+
+  beforeAll(async () => {
+    home = await server.org();
+    admin = await home.key(['admin']);
+  });
+
+  it('an export: the same answer, and no export row, job or event kept', async () => {
+    await server.rest('POST', '/v1/crm/contacts', { key: admin, body: { firstName: 'A', email: 'a@example.test' } });
+    const res = await expectDryRunLikeTheWrite(
+      home,
+      admin,
+      operation('POST', '/exports', { resource: 'contacts', format: 'csv' }),
+    );
+    expect(res.status, res.text).toBe(201);
+  });
+
+  it("the organization's settings", async () => {
+    await expectDryRunLikeTheWrite(home, admin, operation('PUT', '/organization', { timeZone: 'Europe/Paris' }));
+  });
+
+  it("a webhook's test delivery and its new secret; an OAuth app's new secret", async () => {
+    const hook = await server.rest('POST', '/v1/webhooks', {
+      key: admin,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    await expectDryRunLikeTheWrite(home, admin, operation('POST', `/webhooks/${hook.body.id}/test`));
+    await expectDryRunLikeTheWrite(home, admin, operation('POST', `/webhooks/${hook.body.id}/rotate-secret`));
+    const app = await server.rest('POST', '/v1/oauth-apps', {
+      key: admin,
+      body: { name: 'App', redirectUris: ['https://app.example.test/cb'], scopes: ['crm:read'] },
+    });
+    expect(app.status, app.text).toBe(201);
+    await expectDryRunLikeTheWrite(home, admin, operation('POST', `/oauth-apps/${app.body.id}/rotate-secret`));
+  });
+});

@@ -314,7 +314,7 @@ describe('the writes outside the contract suite', () => {
       admin,
       operation('POST', '/exports', { resource: 'contacts', format: 'csv' }),
     );
-    expect(res.status, res.text).toBe(201);
+    expect(res.status, res.text).toBe(202);
   });
 
   it("the organization's settings", async () => {

@@ -109,14 +109,14 @@ export const inDryRun = (): boolean => current.getStore() !== undefined;
  * The event types the dry run's transaction inserted, in the order raised: its
  * own rows are the only uncommitted ones it can see (pg_xact_status 'in
  * progress', savepoints included: their ids follow the transaction's own);
- * the time narrows the search to this transaction's (an event's createdAt is
- * its transaction's now()). Across an xid epoch's end (every 2^32
+ * the time narrows the search to recent events (an event's createdAt is
+ * its transaction's now(), or the server's clock then: a webhook's test event). Across an xid epoch's end (every 2^32
  * transactions) the events of that one dry run may go unnamed.
  */
 const RAISED = `
   with me as (select pg_current_xact_id()::text::bigint as top)
   select e.type from "Event" e, me
-  where e."organizationId" = $1 and e."createdAt" = now()::timestamptz(3)
+  where e."organizationId" = $1 and e."createdAt" >= now() - interval '5 minutes'
     and case when e.xmin::text::bigint >= (me.top & 4294967295)
              then pg_xact_status(((me.top >> 32 << 32) | e.xmin::text::bigint)::text::xid8) = 'in progress'
              else false end

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -145,6 +145,37 @@ export function cpuTimeMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The pids of a process and of every process it started, from /proc (empty where there is none). */
+function processTree(pid: number): number[] {
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+    return [pid, ...children.flatMap(processTree)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Resident memory of a process and its children in MB: now (VmRSS) and the most
+ * it has held (VmHWM), summed over the tree; undefined where there is no /proc.
+ */
+export function residentMemoryMb(pid: number): { now: number; peak: number } | undefined {
+  let now = 0;
+  let peak = 0;
+  for (const member of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${member}/status`, 'utf8');
+      now += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      peak += Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return now ? { now: now / 1024, peak: peak / 1024 } : undefined;
 }
 
 export function printTable(rows: string[][]): void {

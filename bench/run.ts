@@ -39,6 +39,7 @@ import {
   ROOT,
   cleanup,
   cpuTimeMs,
+  residentMemoryMb,
   createBenchDatabase,
   createBenchOrganization,
   printTable,
@@ -339,6 +340,8 @@ interface Measurement {
   /** Summed over every round: a failure is never hidden by picking the best round. */
   non2xx: number;
   errors: number;
+  /** The server's resident memory (its process tree) right after its rounds under this load, in MB. */
+  rssMb?: number;
 }
 
 /**
@@ -389,6 +392,7 @@ async function measure(
       await settle();
       const cpuMs = cpuBefore === undefined ? undefined : cpuTimeMs(server.pid)! - cpuBefore;
       const cpuMsPerRequest = cpuMs === undefined ? undefined : cpuMs / result.requests;
+      const rssMb = residentMemoryMb(server.pid)?.now;
       console.log(`${result.reqPerSecond.toFixed(0)} req/s, ${cpuMsPerRequest?.toFixed(3) ?? '-'} ms CPU/req`);
       const best = results.get(server.name);
       const round: Measurement = {
@@ -398,10 +402,11 @@ async function measure(
         p99: result.p99,
         non2xx: result.non2xx + (best?.non2xx ?? 0),
         errors: result.errors + (best?.errors ?? 0),
+        rssMb: Math.max(rssMb ?? 0, best?.rssMb ?? 0) || undefined,
       };
       const { non2xx, errors } = round;
       const better = !best || (round.cpuMsPerRequest ?? 0) < (best.cpuMsPerRequest ?? 0);
-      results.set(server.name, better ? round : { ...best, non2xx, errors });
+      results.set(server.name, better ? round : { ...best, non2xx, errors, rssMb: round.rssMb });
     }
   }
   return results;
@@ -455,6 +460,9 @@ async function main(): Promise<void> {
   });
   const servers = [service, baseline, express];
   if (PIN) servers.forEach(pin);
+  // Idle: started, nothing asked of them yet but their readiness.
+  await sleep(3_000);
+  const idleMb = new Map(servers.map((server) => [server.name, residentMemoryMb(server.pid)?.now]));
   await checkSameAnswers(servers, key, database.url);
   // BENCH_WEBHOOK=1: the fan-out's cost. Every contact the service creates is then
   // delivered, by its in-process worker, to a receiver in this process.
@@ -468,7 +476,7 @@ async function main(): Promise<void> {
       `and server; node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
   const rows = [
-    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx', 'errors', 'CPU vs baseline'],
+    ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'RSS MB', 'non-2xx', 'errors', 'CPU vs baseline'],
   ];
   const misses: string[] = [];
   let failures = 0;
@@ -502,6 +510,7 @@ async function main(): Promise<void> {
         result.p50.toFixed(1),
         result.p99.toFixed(1),
         result.cpuMsPerRequest?.toFixed(3) ?? '-',
+        result.rssMb?.toFixed(0) ?? '-',
         String(result.non2xx),
         String(result.errors),
         verdicts[name],
@@ -517,7 +526,15 @@ async function main(): Promise<void> {
   }
   console.log(
     "CPU ms/req: the server process's CPU time (user + system, /proc) per request answered; " +
+      "RSS MB: its resident memory (with any child process) just after that scenario's load; " +
       "CPU vs baseline: that as a multiple of the minimal node:http baseline's",
+  );
+  const mb = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);
+  console.log(
+    `Resident memory, idle after start / the most held under load (VmHWM): ` +
+      servers
+        .map((server) => `${server.name} ${mb(idleMb.get(server.name))} / ${mb(residentMemoryMb(server.pid)?.peak)}`)
+        .join(', '),
   );
   if (misses.length) console.log(`\nAbove target: ${misses.join(', ')}`);
   if (failures) {

@@ -19,6 +19,7 @@ export const ID_PREFIX = {
   session: 'ses',
   payrollItem: 'pit',
   export: 'xpt',
+  import: 'imp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -129,7 +129,11 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const front = [measureRequests, securityHeaders(), requireHostHeader];
   // Before anything reads a body or a credential: a declared body over the limit, an
   // unknown Content-Encoding, then the budget of requests without a valid credential.
-  const bodyLimit = bodyGuard(config.bodyLimitBytes);
+  const bodyLimit = bodyGuard(config.bodyLimitBytes, (req) =>
+    req.method === 'POST' && /^(?:\/v1)?\/imports\/?(?:\?|$)/i.test(req.originalUrl ?? req.url ?? '')
+      ? config.importMaxBytes
+      : undefined,
+  );
   // A valid credential spends its own budget wherever it goes (/oauth, /docs, /dashboard too), once.
   const guards = [bodyLimit, identifyClient(bearer(credentials), unauthenticatedRateLimiter, rateLimiter)];
   const errorHandler = restErrorHandler(logger, outages);

@@ -266,6 +266,8 @@ describe('OpenAPI', () => {
       ([path, methods]) =>
         Object.entries(methods)
           .filter(([method]) => ['post', 'put', 'patch', 'delete'].includes(method))
+          // An upload (an import's file) is refused a dry run: it has its own dryRun option.
+          .filter(([, operation]) => !operation.requestBody || 'application/json' in operation.requestBody.content)
           .map(([method, operation]) => ({ at: `${method} ${path}`, operation })),
     );
     expect(writes.length).toBeGreaterThan(40);
@@ -284,6 +286,7 @@ describe('OpenAPI', () => {
 });
 
 interface OpenApiOperation {
+  requestBody?: { content: Record<string, unknown> };
   parameters: { name: string; in: string }[];
   responses: Record<string, { headers?: Record<string, unknown> }>;
 }

@@ -75,7 +75,12 @@ const OPERATIONS = operationsOf(buildOpenApiDocument(servedRoutes(await getSchem
 const DRIVEN_ERRORS = [400, 401, 403, 404, 409, 413, 415];
 
 const BODY_LIMIT_BYTES = 8192;
-const server = useServer({ RATE_LIMIT_MAX: '1000000', BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) });
+const server = useServer({
+  RATE_LIMIT_MAX: '1000000',
+  BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES),
+  // An upload's own limit, as small, so its 413 is driven too.
+  IMPORT_MAX_BYTES: String(BODY_LIMIT_BYTES),
+});
 useWorker(server);
 const receivers = useReceivers();
 
@@ -106,6 +111,20 @@ const CREATE_BODIES: Record<string, (n: number) => Body | Promise<Body>> = {
     scopes: ['crm:read'],
   }),
   '/exports': () => ({ resource: 'contacts', format: 'csv', filters: { company: 'Analytical Engines' } }),
+};
+
+// Operations whose body is a file (an upload), by path: the query it needs, its media type and a valid file.
+const UPLOADS: Record<string, { query: string; contentType: string; file: () => string }> = {
+  '/imports': {
+    query: '?resource=contacts&dryRun=true',
+    contentType: 'text/csv',
+    file: () => `email,firstName\r\nupload-${++counter}@example.test,Ada\r\n`,
+  },
+};
+
+// Query strings an operation needs, by operationId: a valid one, and one the server refuses (400).
+const QUERIES: Record<string, { valid: string; invalid: string }> = {
+  getImportTemplate: { valid: '?resource=contacts', invalid: '?resource=nothing' },
 };
 
 // Bodies of the other operations whose body has required fields, by operationId (the rest are sent none).
@@ -243,6 +262,13 @@ function declaredConflicts(operation: DocumentedOperation): (() => Promise<Proxi
 
 /** 403s that the input decides, not the operation's scope: the request that makes each, by operationId. */
 const FORBIDDEN: Record<string, () => Promise<ProxiedResponse>> = {
+  // Importing contacts needs crm:write.
+  createImport: async () =>
+    via('POST', `/imports${UPLOADS['/imports']!.query}`, {
+      key: await keyWith(['crm:read']),
+      rawBody: UPLOADS['/imports']!.file(),
+      headers: { 'content-type': 'text/csv' },
+    }),
   // Exporting contacts needs crm:read (issue 26: the resource's read scope, not admin).
   createExport: async () =>
     via('POST', '/exports', { key: await keyWith(['finance:read']), body: { resource: 'contacts', format: 'csv' } }),
@@ -405,6 +431,16 @@ async function createBodyAt(template: string): Promise<Body | undefined> {
 
 /** A new record in the collection, made directly on the server (not the operation under test). */
 async function create(collection: string, template: string): Promise<Body> {
+  const upload = UPLOADS[template];
+  if (upload) {
+    const res = await server.rest('POST', `/v1${collection}${upload.query}`, {
+      key: admin,
+      body: upload.file(),
+      headers: { 'content-type': upload.contentType },
+    });
+    expect(res.status, `uploading to ${collection}: ${res.text}`).toBe(202);
+    return res.body;
+  }
   const body = await createBodyAt(template);
   if (!body) throw new Error(`POST ${template} is documented: give a valid body in CREATE_BODIES`);
   const res = await server.rest('POST', `/v1${collection}`, { key: admin, body });
@@ -575,19 +611,30 @@ describe.each(TITLED)('%s', (_title, operation) => {
     if (method === 'get' && !template.endsWith('}') && (servedDocument.paths[template]?.post || FILL[template])) {
       await recordIn(path, template);
     }
-    const body = await validBody(operation, path);
+    const upload = method === 'post' ? UPLOADS[template] : undefined;
+    const query = QUERIES[operationId];
+    const body = upload ? undefined : await validBody(operation, path);
+    // An upload sends its file; the rest, JSON.
+    const file = () => (upload ? { rawBody: upload.file(), headers: { 'content-type': upload.contentType } } : {});
+    const target = path + (upload?.query ?? query?.valid ?? '');
     const scope = scopeOf(operation);
     const key = scope ? await keyWith([scope]) : scope === '' ? admin : undefined;
 
     // The errors first: none of them changes anything.
     if (scope !== null && documents(401)) {
-      expectAnswer(operation, await via(verb, path, { body }), 401, true);
+      expectAnswer(operation, await via(verb, target, { body, ...file() }), 401, true);
     }
     if (scope && documents(403)) {
-      expectAnswer(operation, await via(verb, path, { key: await keyWith(scopesLacking(scope)), body }), 403, false);
+      expectAnswer(operation, await via(verb, target, { key: await keyWith(scopesLacking(scope)), body }), 403, false);
     }
     if (FORBIDDEN[operationId]) expectAnswer(operation, await FORBIDDEN[operationId](), 403, false);
-    if (spec.requestBody && documents(400)) {
+    if (upload && documents(400)) {
+      expectAnswer(operation, await via(verb, `${path}?resource=nothing`, { key, ...file() }), 400);
+    }
+    if (query && documents(400)) {
+      expectAnswer(operation, await via(verb, path + query.invalid, { key }), 400);
+    }
+    if (spec.requestBody && !upload && documents(400)) {
       const unknownField = { ...body, notAField: true };
       expectAnswer(operation, await via(verb, path, { key, body: unknownField }), 400, true);
     }
@@ -602,18 +649,25 @@ describe.each(TITLED)('%s', (_title, operation) => {
       expectAnswer(operation, await via(verb, missing, { key, body }), 404, false);
     }
     if (spec.requestBody && documents(415)) {
-      const text = await via(verb, path, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
+      const text = await via(verb, target, { key, headers: { 'content-type': 'text/plain' }, rawBody: 'hello' });
       expectAnswer(operation, text, 415, true);
     }
-    if (spec.requestBody && documents(413)) {
+    if (upload && documents(413)) {
+      const large = {
+        rawBody: upload.file() + 'x'.repeat(BODY_LIMIT_BYTES),
+        headers: { 'content-type': upload.contentType },
+      };
+      expectAnswer(operation, await via(verb, target, { key, ...large }), 413);
+    } else if (spec.requestBody && documents(413)) {
       const large = { ...body, padding: 'x'.repeat(BODY_LIMIT_BYTES) };
       expectAnswer(operation, await via(verb, path, { key, body: large }), 413);
     }
 
-    // The valid request, with an Idempotency-Key where one is taken.
+    // The valid request, with an Idempotency-Key where one is taken (an upload takes none).
     const idempotencyKey = `conformance-${operationId}-${++counter}`;
-    const headers: Record<string, string> = verb === 'POST' ? { 'Idempotency-Key': idempotencyKey } : {};
-    expectAnswer(operation, await via(verb, path, { key, body, headers }), documentedSuccess(operation), false);
+    const headers: Record<string, string> = verb === 'POST' && !upload ? { 'Idempotency-Key': idempotencyKey } : {};
+    const valid = upload ? file() : { body, headers };
+    expectAnswer(operation, await via(verb, target, { key, ...valid }), documentedSuccess(operation), false);
 
     // The same key with another request (valid as the document says) conflicts: for a create, a
     // read-only field added; for an action, whose body is its input only, another record's path.

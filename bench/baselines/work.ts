@@ -15,7 +15,9 @@
 // Env: DATABASE_URL, DATABASE_POOL_SIZE (default 10).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { ulid } from 'ulid';
+// The service's id generator: a ULID from a pooled random source (the ulid package's
+// default asks the system for one random byte per character, 32 calls a create).
+import { newIdWith } from '../../src/ids.js';
 
 export const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -145,16 +147,39 @@ export const LISTS: Record<string, ListSource> = {
   '/v1/finance/invoices': { table: 'Invoice', columns: INVOICE_COLUMNS, scope: 'finance:read' },
 };
 
-/** One page of the organization's rows, oldest first, with its total as the count triggers keep it. */
+/**
+ * The service's opaque cursor (src/graphql/kit/cursor.ts), written here by hand:
+ * base64url of [version, the list's binding, the last row's key, its id], the
+ * binding a hash of the table, the sort and the filters (none here), made once
+ * per table. The bench compares the answers, so a drift shows at once.
+ */
+const bindings = new Map<string, string>();
+function nextCursor(table: string, last: { createdAt: string; id: string }): string {
+  let binding = bindings.get(table);
+  if (!binding) {
+    binding = createHash('sha256')
+      .update(JSON.stringify([table, null, []]))
+      .digest('base64url')
+      .slice(0, 16);
+    bindings.set(table, binding);
+  }
+  return Buffer.from(JSON.stringify([1, binding, last.createdAt, last.id])).toString('base64url');
+}
+
+/**
+ * One page of the organization's rows, oldest first, with its total as the count
+ * triggers keep it, and the cursor of the next page: one row more than the page
+ * tells whether there is one, the last row's createdAt and id make it.
+ */
 export async function listPage({ table, columns }: ListSource, organizationId: string, query: URLSearchParams) {
   const page = pageParameter(query, 'page', 1, Number.MAX_SAFE_INTEGER);
   const limit = pageParameter(query, 'limit', 50, 100);
   const [rows, count] = await Promise.all([
-    pool.query({
+    pool.query<{ id: string; createdAt: string }>({
       name: `${table}_page`,
       text: `select ${columns} from "${table}" where "organizationId" = $1
              order by "${table}"."createdAt", "${table}".id limit $2 offset $3`,
-      values: [organizationId, limit, (page - 1) * limit],
+      values: [organizationId, limit + 1, (page - 1) * limit],
     }),
     pool.query<{ total: number }>({
       name: 'counted',
@@ -163,7 +188,11 @@ export async function listPage({ table, columns }: ListSource, organizationId: s
     }),
   ]);
   const total = count.rows[0]!.total;
-  return { data: rows.rows, pagination: { page, limit, total, pages: Math.ceil(total / limit) } };
+  const more = rows.rows.length > limit;
+  const data = more ? rows.rows.slice(0, limit) : rows.rows;
+  const last = data[data.length - 1];
+  const next = more && last ? nextCursor(table, last) : null;
+  return { data, pagination: { page, limit, total, pages: Math.ceil(total / limit), totalExact: true, next } };
 }
 
 /** The body as a JSON object, or the 400 the service would answer. */
@@ -212,7 +241,7 @@ async function createContact(organizationId: string, body: Record<string, unknow
              )
              select * from contact`,
       values: [
-        `con_${ulid().toLowerCase()}`,
+        newIdWith('con'),
         organizationId,
         email,
         optionalText(body, 'firstName'),
@@ -220,7 +249,7 @@ async function createContact(organizationId: string, body: Record<string, unknow
         optionalText(body, 'company'),
         optionalText(body, 'phone'),
         [...new Set(tags as string[])],
-        `evt_${ulid().toLowerCase()}`,
+        newIdWith('evt'),
       ],
     });
     return rows[0] as object;
@@ -267,14 +296,14 @@ async function createDeal(organizationId: string, body: Record<string, unknown>)
            )
            select * from deal`,
     values: [
-      `deal_${ulid().toLowerCase()}`,
+      newIdWith('deal'),
       organizationId,
       requiredText(body, 'title'),
       amount,
       currencyOf(body, true),
       optionalText(body, 'contactId'),
       optionalText(body, 'expectedCloseDate'),
-      `evt_${ulid().toLowerCase()}`,
+      newIdWith('evt'),
     ],
   });
   if (!rows[0]) throw new HttpError(400, 'VALIDATION_ERROR', 'contactId: no contact with this id');
@@ -311,7 +340,7 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
            )
            select * from employee`,
     values: [
-      `emp_${ulid().toLowerCase()}`,
+      newIdWith('emp'),
       organizationId,
       requiredText(body, 'firstName'),
       requiredText(body, 'lastName'),
@@ -321,8 +350,8 @@ async function createEmployee(organizationId: string, body: Record<string, unkno
       optionalText(body, 'startDate'),
       salary,
       currencyOf(body, salary !== null),
-      `evt_${ulid().toLowerCase()}`,
-      `cmp_${ulid().toLowerCase()}`,
+      newIdWith('evt'),
+      newIdWith('cmp'),
     ],
   });
   if (!rows[0]) throw new HttpError(400, 'VALIDATION_ERROR', 'departmentId: no department with this id');
@@ -346,13 +375,7 @@ async function createDepartment(organizationId: string, body: Record<string, unk
                select $5, $2, 'department.created', jsonb_build_object('object', to_jsonb(department)) from department
              )
              select * from department`,
-      values: [
-        `dep_${ulid().toLowerCase()}`,
-        organizationId,
-        requiredText(body, 'name'),
-        code,
-        `evt_${ulid().toLowerCase()}`,
-      ],
+      values: [newIdWith('dep'), organizationId, requiredText(body, 'name'), code, newIdWith('evt')],
     });
     return rows[0] as object;
   } catch (error) {
@@ -382,13 +405,13 @@ async function createPayment(organizationId: string, body: Record<string, unknow
            )
            select * from payment`,
     values: [
-      `pmt_${ulid().toLowerCase()}`,
+      newIdWith('pmt'),
       organizationId,
       body.amount,
       currencyOf(body, true),
       body.method,
       optionalText(body, 'reference'),
-      `evt_${ulid().toLowerCase()}`,
+      newIdWith('evt'),
     ],
   });
   return rows[0] as object;

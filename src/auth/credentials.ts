@@ -12,7 +12,8 @@
 // A key, and a client_credentials token of it, acts for that user (userId); a
 // key the operator made acts as the operator; one whose creator is gone, neither
 // (it is refused as revoked).
-import pg from 'pg';
+import type pg from 'pg';
+import { newClient } from '../db/multi-host.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
 import { API_KEY_PREFIX, CREDENTIAL_CHANGED_CHANNEL } from './api-key-format.js';
@@ -75,9 +76,14 @@ export class CredentialResolver {
 
   /** Subscribes to key changes; without it, revocation takes up to the cache TTL. */
   async listen(connectionString: string): Promise<void> {
-    const client = new pg.Client({ connectionString });
+    // A failover group's URL finds the primary again at each reconnection (src/db/multi-host.ts).
+    const client = newClient(connectionString);
     client.on('notification', (message) => this.forget(message.payload ?? ''));
+    // A lost connection may report more than one error (the server's notice, then the end): one reconnection.
+    let lost = false;
     client.on('error', (error) => {
+      if (lost) return;
+      lost = true;
       if (!this.closed) this.logger.warn({ error: error.message }, 'api key change listener lost; reconnecting');
       this.cache.clear();
       this.listener = undefined;

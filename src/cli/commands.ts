@@ -14,6 +14,7 @@ import { DomainError } from '../errors.js';
 import { parseInput } from '../validation.js';
 import { CliError, invalidOption, notFoundError } from './errors.js';
 import { exportCreate } from './export-command.js';
+import { importCreate } from './import-command.js';
 
 export interface CommandOutput {
   json: unknown;
@@ -309,4 +310,5 @@ export const COMMANDS: readonly Command[] = [
   apiKeyRotate,
   oauthClientCreate,
   exportCreate,
+  importCreate,
 ];

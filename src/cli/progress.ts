@@ -1,4 +1,4 @@
-// How far an export is, on stderr: a bar redrawn in place on a terminal, plain
+// How far an export or an import is, on stderr: a bar redrawn in place on a terminal, plain
 // lines (at most one a second) otherwise, nothing when `quiet`.
 export interface Progress {
   update(rowsWritten: number, rowsTotal: number | null): void;
@@ -8,7 +8,11 @@ export interface Progress {
 
 const WIDTH = 30;
 
-export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, quiet: boolean): Progress {
+export function progressOn(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  quiet: boolean,
+  verb = 'exported',
+): Progress {
   const tty = stream.isTTY === true;
   let drawn = false;
   let lastLine = 0;
@@ -24,7 +28,7 @@ export function progressOn(stream: NodeJS.WritableStream & { isTTY?: boolean }, 
         stream.write(`\r${bar} ${describe(rows, total)}\x1b[K`); // clear what a longer line left
         drawn = true;
       } else if (!quiet && rows !== lastRows && Date.now() - lastLine >= 1000) {
-        stream.write(`exported ${describe(rows, total)}\n`);
+        stream.write(`${verb} ${describe(rows, total)}\n`);
         lastLine = Date.now();
         lastRows = rows;
       }

@@ -57,6 +57,18 @@ Commands:
       money in major units (107.10); --bom: a UTF-8 byte order mark first (csv, Excel).
       JSON: the export as GET /v1/exports/<id> shows it, plus "file": the path written.
 
+  import create --org <id> --resource <name> --file <path> [--format csv|ndjson]
+                [--mode create|upsert] [--key <unique field>] [--dry-run] [--atomic]
+      Import a CSV (a header row of API field names) or NDJSON file into a resource
+      (contacts, deals, employees, invoices, ...; as POST /v1/imports), wait for the
+      worker to apply it (a progress bar on a terminal, a line a second otherwise;
+      npm start or npm run worker must be running), then say what it created, updated
+      and refused (row, field, message). --format defaults from the file's extension.
+      --mode upsert --key email: a row whose email matches a record updates it.
+      --dry-run: validate every row and write nothing. --atomic: all rows or none.
+      The rows' events name the operator (system) as their actor.
+      JSON: the import as GET /v1/imports/<id> shows it. Exit 1 if it failed.
+
   help, --help, -h
       Show this text.
 

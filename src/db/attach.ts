@@ -2,11 +2,12 @@
 // otherwise the embedded PostgreSQL under DATA_DIR, used as it is when a server
 // (npm start) already runs it, or started here and stopped by close().
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import { ensureDatabase, withDatabaseName } from './database-url.js';
 import { DataDirInUseError, liveOwner } from './data-dir-lock.js';
 import { embeddedPasswordFile, embeddedServerUrl } from './embedded-postgres.js';
+import { newClient, parseMultiHostUrl } from './multi-host.js';
 import {
   EMBEDDED_DATABASE_NAME,
   databaseUrls,
@@ -125,12 +126,15 @@ export async function checkConnection(url: string, what: string): Promise<void> 
   const problem = await probe(url);
   if (problem === undefined) return;
   let where = 'the database';
-  try {
-    const parsed = new URL(url);
-    where = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
-  } catch {
-    // keep the generic wording
-  }
+  const group = parseMultiHostUrl(url);
+  if (group) where = `any of ${group.describe()}`;
+  else
+    try {
+      const parsed = new URL(url);
+      where = `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+    } catch {
+      // keep the generic wording
+    }
   throw new DatabaseUnavailableError(`cannot connect to PostgreSQL at ${where} (${what}): ${problem.message}`);
 }
 
@@ -138,7 +142,8 @@ async function probe(
   url: string,
   startup: pg.ClientConfig = {},
 ): Promise<{ code?: string; message: string } | undefined> {
-  const client = new pg.Client({ ...startup, connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A failover group's URL: the primary's connection (multi-host.ts).
+  const client = newClient(url, { ...startup, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => {});
   try {
     await client.connect();

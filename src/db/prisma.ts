@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { allowDryRuns } from './dry-run.js';
+import { connectionConfig } from './multi-host.js';
 import { trackPoolClosing } from './pool-closing.js';
 import { transactionPoolingClient } from './transaction-pooling.js';
 
@@ -63,13 +64,16 @@ export function connectDatabase(
   onPoolError?: (error: Error) => void,
   { statementTimeoutMs, poolTimeoutMs, pooled }: SessionLimits = {},
 ): DatabaseClients {
-  const pool = new pg.Pool({
+  // A multi-host URL (a failover group) gets a Client that finds the primary (multi-host.ts).
+  const connection = connectionConfig(
     connectionString,
+    pooled ? transactionPoolingClient(statementTimeoutMs) : pg.Client,
+  );
+  const pool = new pg.Pool({
+    ...connection,
     max: poolSize,
-    ...(pooled
-      ? { Client: transactionPoolingClient(statementTimeoutMs) }
-      : // Sent in each session's startup packet: no round trip, and it cannot be lost by a reset.
-        statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
+    // Sent in each session's startup packet: no round trip, and it cannot be lost by a reset.
+    ...(!pooled && statementTimeoutMs && { statement_timeout: statementTimeoutMs }),
     ...(poolTimeoutMs && { connectionTimeoutMillis: poolTimeoutMs }),
   });
   const closing = trackPoolClosing(pool);

@@ -9,6 +9,7 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
 import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { migrateWorkerSchema } from '../jobs/worker-schema.js';
+import { primaryUrl } from './multi-host.js';
 
 const require = createRequire(import.meta.url);
 const NO_FILTER = { externalTables: [], externalEnums: [] };
@@ -97,7 +98,9 @@ export async function readMigrations(): Promise<MigrationList> {
  * schema (src/jobs/worker-schema.ts), which the fan-out dispatcher enqueues into;
  * returns the names applied.
  */
-export async function applyMigrations(connectionString: string): Promise<string[]> {
+export async function applyMigrations(url: string): Promise<string[]> {
+  // A failover group's URL: migrate the primary of now (a failover meanwhile fails the start, which is retried).
+  const connectionString = await primaryUrl(url);
   const migrationsList = await readMigrations();
   const applied = await withSchemaEngine(connectionString, async (engine) => {
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });

@@ -1,6 +1,7 @@
 // Database failures that are not the request's fault and will likely pass:
 // the server is stopped or unreachable, every pooled connection is busy, or a
-// statement ran past its time limit. They become 503 SERVICE_UNAVAILABLE with
+// statement ran past its time limit; or, with a failover group (multi-host.ts),
+// there is no primary for a moment. They become 503 SERVICE_UNAVAILABLE with
 // Retry-After instead of 500. Anything else (a missing table, a constraint,
 // a bug) stays an internal error.
 //
@@ -27,7 +28,8 @@ const POSTGRES_CODES: Record<string, DatabaseTrouble> = {
   '55P03': 'slow', // lock_not_available: lock_timeout
   '57P01': 'unreachable', // admin_shutdown
   '57P02': 'unreachable', // crash_shutdown
-  '57P03': 'unreachable', // cannot_connect_now: starting up or shutting down
+  '57P03': 'unreachable', // cannot_connect_now: starting up or shutting down; no primary in a failover group (multi-host.ts)
+  '25006': 'unreachable', // read_only_sql_transaction: the node was demoted to a standby under the session
   '3D000': 'unreachable', // invalid_catalog_name: the database is gone
   '53300': 'busy', // too_many_connections
 };

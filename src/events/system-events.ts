@@ -1,5 +1,5 @@
 // The events of the system resources (the organization, users, API keys, webhooks, OAuth apps,
-// exports), raised by their hand-written services rather than declared on the
+// exports, imports), raised by their hand-written services rather than declared on the
 // kit; each is readable with `admin` only. Their names are a literal type, so
 // the services' emitEventBy calls are checked by the compiler.
 import { event, type EventDeclaration } from './event.js';
@@ -36,6 +36,12 @@ export const SYSTEM_EVENTS = [
   systemEvent(
     'export.completed',
     'A data export finished and can be downloaded (actor: system, the worker).',
+    '`system` (the worker)',
+  ),
+  systemEvent(
+    'import.completed',
+    'An import (POST /imports) finished: data.object is the import with its status (completed, or failed), ' +
+      "row counts and refused rows (actor: system, the worker; each row's own events name the caller).",
     '`system` (the worker)',
   ),
 ] as const;

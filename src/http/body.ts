@@ -7,6 +7,7 @@
 // sent. Any other encoding is 415, on every Node version (body-parser would
 // decode zstd where Node can).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
 import express from 'express';
 import type { Handler, HttpRequest } from './exchange.js';
 import { DomainError } from '../errors.js';
@@ -29,12 +30,14 @@ export const bodyTooLarge = (limitBytes: number) =>
  * connection for as long as the client likes), and an encoding we do not decode
  * is 415. The connection is closed after a 413, as its unread body cannot be skipped.
  */
-export function bodyGuard(limitBytes: number): Handler {
+export function bodyGuard(limitBytes: number, largerFor?: (req: HttpRequest) => number | undefined): Handler {
   return (req, res, next) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limitBytes) {
+    // An upload's route (POST /v1/imports) takes its own limit, and checks it again as it reads.
+    const limit = largerFor?.(req) ?? limitBytes;
+    if (declared > limit) {
       res.setHeader('Connection', 'close');
-      return next(bodyTooLarge(limitBytes));
+      return next(bodyTooLarge(limit));
     }
     const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
     if (hasBody(req) && encoding !== 'identity' && !(SUPPORTED_ENCODINGS as readonly string[]).includes(encoding)) {
@@ -62,4 +65,30 @@ export function jsonBodyReader(limitBytes: number): (req: HttpRequest, res: Serv
       parse(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
     );
   };
+}
+
+const DECODERS = {
+  gzip: () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+} as const;
+
+/**
+ * An uploaded file's bytes, decoded (gzip, deflate, br), as they arrive; a
+ * declared Content-Length over `limitBytes` is a 413 before anything is read.
+ * The reader counts the decoded bytes against its own limit.
+ */
+export async function* uploadedBody(req: HttpRequest, limitBytes: number): AsyncGenerator<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > limitBytes) throw bodyTooLarge(limitBytes);
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decoder = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding as keyof typeof DECODERS] : undefined;
+  const source: AsyncIterable<Buffer> = decoder ? req.pipe(decoder()) : req;
+  try {
+    for await (const piece of source) yield piece;
+  } catch (error) {
+    if (decoder && (error as { code?: string }).code?.startsWith('Z_')) {
+      throw new DomainError('VALIDATION_ERROR', `The body is not valid ${encoding}`, 'Content-Encoding');
+    }
+    throw error;
+  }
 }

@@ -8,7 +8,7 @@
 // Two budgets live in the store: each credential's (key prefix `api`), and each
 // client address's for requests without a valid credential (prefix `anon`).
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import { newPool } from '../db/multi-host.js';
 import { trackPoolClosing } from '../db/pool-closing.js';
 import { transactionPoolingClient } from '../db/transaction-pooling.js';
 import {
@@ -67,8 +67,7 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
       },
     };
   }
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
+  const pool = newPool(options.databaseUrl, {
     max: 4,
     ...(options.pooled && { Client: transactionPoolingClient() }),
   });

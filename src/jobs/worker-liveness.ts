@@ -14,8 +14,13 @@
 // in a semver major); `graphile_worker.force_unlock_workers` is its admin function
 // for exactly this, workers known dead. test/worker-liveness.test.ts checks that
 // jobs are locked under the id the event names.
+//
+// The holding connection is opened again when it is lost (PostgreSQL restarted, or a
+// failover to another node, which knows none of the old session's locks) and takes
+// every mark again; meanwhile this process never takes its own ids for dead.
 import type { EventEmitter } from 'node:events';
-import pg from 'pg';
+import type pg from 'pg';
+import { newClient } from '../db/multi-host.js';
 import type { Logger } from '../logger.js';
 
 /** The first key of the two-key advisory locks: "whk" + 1, so as not to meet other advisory locks. */
@@ -40,13 +45,59 @@ export async function startLiveness(
   logger: Logger,
   recoverIntervalMs: number,
 ): Promise<Liveness> {
-  const holder = new pg.Client({ connectionString: databaseUrl });
-  holder.on('error', (error) => logger.warn({ error: error.message }, 'worker liveness connection error'));
-  await holder.connect();
+  const ownIds = new Set<string>();
+  let closed = false;
+  let reconnecting: NodeJS.Timeout | undefined;
+  const lost = new WeakSet<pg.Client>();
+  const lock = (client: pg.Client, id: string) =>
+    client.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, id]);
+
+  async function connectHolder(): Promise<pg.Client> {
+    const client = newClient(databaseUrl);
+    client.on('error', (error) => {
+      if (lost.has(client)) return;
+      lost.add(client);
+      // Only the connection holding the marks now matters (a lost one may report more than one error).
+      if (closed || client !== holder) return;
+      logger.warn({ error: error.message }, 'worker liveness connection lost; reconnecting');
+      reconnectSoon(1);
+    });
+    await client.connect();
+    return client;
+  }
+
+  // Every second, then up to every 5 s, until a connection holds every mark again.
+  function reconnectSoon(attempt: number): void {
+    if (closed || reconnecting) return;
+    reconnecting = setTimeout(
+      () => {
+        reconnecting = undefined;
+        held = held.then(async () => {
+          if (closed) return;
+          try {
+            const client = await connectHolder();
+            for (const id of ownIds) await lock(client, id);
+            await holder.end().catch(() => {});
+            holder = client;
+            // Lost while it was taking the marks: again.
+            if (lost.has(client)) reconnectSoon(1);
+            logger.info({ workers: [...ownIds] }, 'worker liveness marks taken again');
+          } catch (error) {
+            logger.warn({ error: (error as Error).message }, 'worker liveness cannot reconnect yet');
+            reconnectSoon(attempt + 1);
+          }
+        });
+      },
+      Math.min(1000 * attempt, 5000),
+    ).unref();
+  }
+
+  let holder = await connectHolder();
   let held = Promise.resolve();
   const markAlive = (id: string) => {
+    ownIds.add(id);
     held = held
-      .then(() => holder.query('select pg_advisory_lock($1, hashtext($2))', [LOCK_SPACE, id]))
+      .then(() => lock(holder, id))
       .then(
         () => undefined,
         (error: Error) => logger.warn({ error: error.message, id }, 'cannot mark a worker alive'),
@@ -65,6 +116,8 @@ export async function startLiveness(
       );
       const dead: string[] = [];
       for (const { id } of rows) {
+        // Alive by definition, even while a lost holding connection is being replaced.
+        if (ownIds.has(id)) continue;
         const { rows: probe } = await client.query<{ free: boolean }>(
           'select pg_try_advisory_lock($1, hashtext($2)) as free',
           [LOCK_SPACE, id],
@@ -93,7 +146,9 @@ export async function startLiveness(
     recover,
     marked: () => held,
     async close() {
+      closed = true;
       clearInterval(timer);
+      clearTimeout(reconnecting);
       await held;
       await holder.end().catch(() => {});
     },

@@ -1,5 +1,5 @@
 // The background worker: graphile-worker over the service's PostgreSQL, running
-// webhook deliveries (deliver-webhook.ts), exports (run-export.ts), the hourly prune (prune.ts) and
+// webhook deliveries (deliver-webhook.ts), exports (run-export.ts), imports (run-import.ts), the hourly prune (prune.ts) and
 // the end of notice periods and overdue invoices every minute (end-notices.ts, overdue-invoices.ts). It
 // runs inside `npm start` (unless WORKER=off) and alone with `npm run worker`;
 // any number of API and worker processes share the one queue. stop() is
@@ -15,8 +15,8 @@ import {
   type Runner,
   type WorkerEvents,
 } from 'graphile-worker';
-import pg from 'pg';
 import type { Config } from '../config.js';
+import { newPool } from '../db/multi-host.js';
 import { trackPoolClosing } from '../db/pool-closing.js';
 import type { Logger } from '../logger.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
@@ -30,8 +30,11 @@ import { overdueInvoicesTask } from './overdue-invoices.js';
 import { PRUNE, pruneTask } from './prune.js';
 import { RUN_EXPORT } from './export-jobs.js';
 import { runExportTask } from './run-export.js';
+import { RUN_IMPORT } from './import-jobs.js';
+import { runImportTask } from './run-import.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
+import { WorkerClient } from './worker-connections.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
@@ -79,7 +82,8 @@ function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
 
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await webhookSecretsFor(config);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.worker.concurrency + 4 });
+  // Finds the primary of a failover group (multi-host.ts); survives losing it (worker-connections.ts).
+  const pool = newPool(databaseUrl, { max: config.worker.concurrency + 4, Client: WorkerClient });
   const poolClosing = trackPoolClosing(pool);
   // The dispatcher's success every few milliseconds ends an episode of repeated failures.
   const outages = new OutageLog(logger, 'failures');
@@ -109,6 +113,7 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         [END_NOTICES]: endNoticesTask({ pool, logger }),
         [OVERDUE_INVOICES]: overdueInvoicesTask({ pool, logger }),
         [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
+        [RUN_IMPORT]: runImportTask({ pool, logger }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       // Every minute: a notice ends, an invoice becomes overdue, at midnight in the organization's time zone.

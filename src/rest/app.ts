@@ -13,10 +13,10 @@ import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
 import { createContext } from '../graphql/context.js';
 import { refuseChangedFixed, type FixedFields } from '../graphql/kit/fixed-fields.js';
-import type { FileRoute } from '../graphql/kit/routes.js';
+import type { FileRoute, UploadRoute } from '../graphql/kit/routes.js';
 import { ROUTES, type Services } from '../graphql/modules.js';
 import { authenticate, bearer, type AuthLocals } from '../http/authenticate.js';
-import { jsonBodyReader } from '../http/body.js';
+import { jsonBodyReader, uploadedBody } from '../http/body.js';
 import { sendError, toDomainError } from '../http/errors.js';
 import type { ErrorHandler, Handler, HttpRequest, HttpResponse } from '../http/exchange.js';
 import { sendJson } from '../http/send-json.js';
@@ -128,7 +128,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
     const sendFile = async (req: HttpRequest, res: HttpResponse, principal: Principal, file: FileRoute) => {
       const variables = row.variables({
         params: req.params as Record<string, string>,
-        query: undefined,
+        query: row.query ? parseQuery(row.query, req.query) : undefined,
         body: undefined,
       });
       const context = createContext(deps.services, principal);
@@ -169,10 +169,37 @@ export function createRestRouter(deps: RestDependencies): Rest {
       return value;
     };
 
+    /** An upload: the file is received (checked, stored), then the operation answers what it made. */
+    const receiveFile = async (req: HttpRequest, res: HttpResponse, principal: Principal, upload: UploadRoute) => {
+      const context = createContext(deps.services, principal);
+      try {
+        const query = row.query ? parseQuery(row.query, req.query) : undefined;
+        const { id } = await upload.receive(context, query, {
+          contentType: req.headers['content-type'],
+          body: uploadedBody(req, upload.maxBytes(context)),
+        });
+        const variables = row.variables({ params: { id }, query, body: undefined });
+        sendJson(res, row.status, await runOperation(operation, variables, context));
+        deps.outages.passed();
+      } catch (error) {
+        // A body left unread cannot be skipped on this connection.
+        if (!req.complete) res.setHeader('Connection', 'close');
+        throw error;
+      }
+    };
+
     const handler: Handler = async (req, res) => {
       const principal = (res.locals as AuthLocals).principal!;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
       if (row.file) return sendFile(req, res, principal, row.file);
+      if (row.upload) {
+        // The upload is stored before its operation runs: an import previews itself with its own dryRun.
+        if (prefersDryRun(req.headers)) {
+          res.setHeader('Connection', 'close');
+          throw new DomainError('VALIDATION_ERROR', 'Prefer: dry-run is not taken by an upload: use its dryRun option');
+        }
+        return receiveFile(req, res, principal, row.upload);
+      }
       if (hasBody) await readJsonBody(req, res);
       const dry = row.method !== 'get' && prefersDryRun(req.headers);
       const result = dry ? await answerDryRun(req, res, principal) : await answerForReal(req, res, principal);

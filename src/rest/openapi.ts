@@ -2,7 +2,7 @@
 // the document says what the server does (requests: the services' own schemas).
 import { z } from 'zod';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
-import { bodyNameOf, operationIdOf } from '../graphql/kit/routes.js';
+import { bodyNameOf, operationIdOf, type UploadRoute } from '../graphql/kit/routes.js';
 import { errorSchema } from './response-schemas.js';
 import type { ServedRoute as RestRoute } from './served-route.js';
 
@@ -135,15 +135,20 @@ const NOT_REPLAYED = new Set(['401', '413', '415', '429', '500', '503']);
 const BEFORE_DRY_RUN = new Set(['401', '403', '413', '415', '429']);
 
 /** Each response of an operation with the headers it may carry (`paged`: a list, whose 200 may link the next page). */
-function withHeaders(responses: Record<string, Record<string, unknown>>, method: string, paged: boolean) {
+function withHeaders(
+  responses: Record<string, Record<string, unknown>>,
+  method: string,
+  paged: boolean,
+  dryRunnable = method !== 'get',
+) {
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
       const names = [...RATE_LIMIT_HEADERS];
       if (paged && status === '200') names.push('Link');
       if (RETRY_STATUSES.has(status)) names.push('Retry-After');
       if (method === 'post' && !NOT_REPLAYED.has(status)) names.push('Idempotent-Replayed');
-      if (method !== 'get' && !BEFORE_DRY_RUN.has(status)) names.push('Preference-Applied');
-      if (method !== 'get' && status.startsWith('2')) names.push('Would-Raise');
+      if (dryRunnable && !BEFORE_DRY_RUN.has(status)) names.push('Preference-Applied');
+      if (dryRunnable && status.startsWith('2')) names.push('Would-Raise');
       const headers = { ...(response.headers as object | undefined), ...headerRefs(names) };
       return [status, { ...response, headers }];
     }),
@@ -171,12 +176,18 @@ function errorResponses(row: RestRoute) {
   if (row.path.includes(':')) responses['404'] = errorResponse('No such record in the organization');
   const conflicts = [
     row.conflict,
-    row.method === 'post' && 'The Idempotency-Key was used with another request, or that request is still running',
+    row.method === 'post' &&
+      !row.upload &&
+      'The Idempotency-Key was used with another request, or that request is still running',
   ].filter(Boolean);
   if (conflicts.length) responses['409'] = errorResponse(conflicts.join('. '));
   if (row.body) {
     responses['413'] = errorResponse('Body too large');
     responses['415'] = errorResponse('Body is not JSON');
+  }
+  if (row.upload) {
+    responses['413'] = errorResponse('The file is too large');
+    responses['415'] = errorResponse(`Body is not ${row.upload.contentTypes.join(' or ')}`);
   }
   return responses;
 }
@@ -260,6 +271,19 @@ function requestBodyOf(row: RestRoute & { body: z.ZodType }, components: Compone
   };
 }
 
+/** An uploaded file as the body: its media types, each a string, with an example file. */
+function uploadBodyOf(upload: UploadRoute) {
+  return {
+    required: true,
+    content: Object.fromEntries(
+      upload.contentTypes.map((type) => [
+        type,
+        { schema: { type: 'string' }, ...(upload.examples?.[type] && { example: upload.examples[type] }) },
+      ]),
+    ),
+  };
+}
+
 function operationOf(row: RestRoute, components: Components) {
   const pathParameters = [...row.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
     name,
@@ -277,10 +301,11 @@ function operationOf(row: RestRoute, components: Components) {
     parameters: [
       ...pathParameters,
       ...queryParameters(row.query),
-      ...(row.method === 'post' ? [IDEMPOTENCY_KEY] : []),
-      ...(row.method !== 'get' ? [PREFER] : []),
+      ...(row.method === 'post' && !row.upload ? [IDEMPOTENCY_KEY] : []),
+      ...(row.method !== 'get' && !row.upload ? [PREFER] : []),
     ],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
+    ...(row.upload && { requestBody: uploadBodyOf(row.upload) }),
     responses: withHeaders(
       {
         [String(row.status)]: row.file
@@ -298,8 +323,10 @@ function operationOf(row: RestRoute, components: Components) {
             : { description: 'Success', content: { 'application/json': { schema: responseSchema(row.response) } } },
         ...errorResponses(row),
       },
-      row.method,
+      // An upload is not replayed by an Idempotency-Key (its body is a file, not kept).
+      row.upload ? 'upload' : row.method,
       row.method === 'get' && row.query instanceof z.ZodObject && 'after' in row.query.shape,
+      row.method !== 'get' && !row.upload,
     ),
   };
 }

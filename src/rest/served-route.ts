@@ -75,7 +75,8 @@ function fixedMessagesOf(row: RestRoute, role: BodyRole, readOnly: string[], cre
 
 export function servedRoutes(schema: GraphQLSchema, rows: readonly RestRoute[]): ServedRoute[] {
   return rows.map((row) => {
-    const body = row.body ?? (row.method === 'post' || row.method === 'put' ? NO_FIELDS : undefined);
+    // An upload's body is its file, not JSON.
+    const body = row.body ?? (!row.upload && (row.method === 'post' || row.method === 'put') ? NO_FIELDS : undefined);
     const role = roleOf(row);
     const readOnly = body && (role === 'create' || role === 'update') ? readOnlyFieldsOf(body, row.response) : [];
     // An update's read-only fields that its create takes are fixed at creation (a payroll run's period).

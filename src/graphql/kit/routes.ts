@@ -38,6 +38,30 @@ export interface FileRoute {
   open(context: Context, data: unknown): Promise<FileAnswer>;
 }
 
+/** A file the request sends (its body), received before the route's operation runs. */
+export interface UploadAnswer {
+  /** The record the upload made: the operation then runs with `params.id` (its scope, tenancy and shape as for any row). */
+  id: string;
+}
+
+/**
+ * An upload: the body is a file of one of `contentTypes` (not JSON), streamed to
+ * `receive` with the validated query; then the route's operation runs with
+ * `params.id` of what it made. At most `maxBytes` (decoded): a 413 beyond.
+ */
+export interface UploadRoute {
+  /** The media types it takes, for the OpenAPI document. */
+  contentTypes: string[];
+  /** What the OpenAPI document shows as the body, by media type. */
+  examples?: Record<string, string>;
+  maxBytes(context: Context): number;
+  receive(
+    context: Context,
+    query: unknown,
+    upload: { contentType: string | undefined; body: AsyncIterable<Buffer> },
+  ): Promise<UploadAnswer>;
+}
+
 export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
   method: HttpMethod;
   /** Express-style path under /v1, e.g. /crm/contacts/:id */
@@ -57,6 +81,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   status: 200 | 201 | 202 | 204;
   /** Answers a file (streamed) instead of the operation's JSON. */
   file?: FileRoute;
+  /** Takes a file as its body instead of JSON. */
+  upload?: UploadRoute;
   /** The response body's schema, for the OpenAPI document. */
   response?: z.ZodType;
   /** When it answers 409 CONFLICT, for the OpenAPI document (any POST also may: a reused Idempotency-Key). */

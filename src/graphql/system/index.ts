@@ -3,6 +3,7 @@ import { accountModule } from './account/index.js';
 import { apiKeyModule } from './api-key/index.js';
 import { eventModule } from './event/index.js';
 import { exportModule } from './export/index.js';
+import { importModule } from './import/index.js';
 import { oauthAppModule } from './oauth-app/index.js';
 import { oauthGrantModule } from './oauth-grant/index.js';
 import { organizationModule } from './organization/index.js';
@@ -21,6 +22,7 @@ export const system = [
   oauthGrantModule,
   sessionModule,
   exportModule,
+  importModule,
   viewerModule,
   accountModule,
 ] as const;

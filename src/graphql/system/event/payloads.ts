@@ -13,6 +13,7 @@ import { responseSchemaOf, type PublicType } from '../../kit/fields.js';
 import { raisedEvents } from '../../kit/resource.js';
 import { ApiKey } from '../api-key/type.js';
 import { Export } from '../export/type.js';
+import { Import } from '../import/type.js';
 import { OauthApp } from '../oauth-app/type.js';
 import { Organization } from '../organization/type.js';
 import { User } from '../user/type.js';
@@ -29,6 +30,7 @@ const SYSTEM_SUBJECTS: Record<string, PublicType> = {
   webhook: Webhook,
   oauth_app: OauthApp,
   export: Export,
+  import: Import,
 };
 
 /** The public type of each event type's `data.object`. */

@@ -236,6 +236,10 @@ export class WebhookService {
     // The page and its total from one snapshot: attempts are logged all the time, and a
     // total read a moment apart from its page could count fewer rows than the page holds.
     const client = await this.db.pool.connect();
+    // A connection lost while checked out (a restart, a failover) is reported by the query
+    // in flight; without a listener its 'error' event would also end the process.
+    const ignore = () => {};
+    client.on('error', ignore);
     let broken: Error | undefined;
     try {
       await client.query('begin isolation level repeatable read read only');
@@ -258,6 +262,7 @@ export class WebhookService {
       await client.query('rollback').catch((failed: Error) => (broken = failed));
       throw error;
     } finally {
+      client.off('error', ignore);
       client.release(broken);
     }
   }

@@ -1,0 +1,151 @@
+// Applies a batch of an import's records on a connection inside a transaction,
+// each through the resource's own service as the caller who posted the import:
+// POST's validation, rules and events for a new record, PUT's for one an upsert
+// matches by its key. A record the service refuses is a refused row with the
+// API's own code, field and message. The batch runs under a savepoint; when a
+// statement fails outside the service's own savepoints (a unique email taken: the
+// insert itself fails), the batch is rolled back to it and run again with a
+// savepoint around each row, so the good rows still go in: one round trip per row
+// when the file is clean, three when the batch holds a refusal of the database's.
+// A clean batch queues every row's statements on the connection at once (the
+// connection runs them in order), so the rows' checks overlap the database's work.
+import type pg from 'pg';
+import type { Principal } from '../auth/principal.js';
+import type { PrismaClient } from '../db/prisma.js';
+import { DomainError } from '../errors.js';
+import { ResourceService } from '../graphql/kit/resource-service.js';
+import type { Resource } from '../graphql/kit/resource.js';
+import { parseInput } from '../validation.js';
+import type { Importable } from './importable.js';
+import type { FileRecord } from './records.js';
+import { transactionPool } from './transaction-pool.js';
+
+export interface RowRefusal {
+  row: number;
+  field: string | null;
+  message: string;
+  code: string;
+}
+
+export interface BatchResult {
+  created: number;
+  updated: number;
+  refused: RowRefusal[];
+}
+
+export interface ImportPlan {
+  importable: Importable;
+  principal: Principal;
+  mode: 'create' | 'upsert';
+  key?: string;
+}
+
+class Restart extends Error {}
+
+/** The ids of the records already holding the batch's keys (normalised as the schema stores them). */
+async function existingByKey(client: pg.PoolClient, plan: ImportPlan, records: readonly FileRecord[]) {
+  const key = plan.key!;
+  const schema = plan.importable.input.fields[key]!.schema;
+  const values = new Set<string>();
+  for (const record of records) {
+    const parsed = record.value && schema.safeParse(record.value[key]);
+    if (parsed?.success && parsed.data != null) values.add(String(parsed.data));
+  }
+  const found = new Map<string, string>();
+  if (!values.size) return found;
+  const { table } = plan.importable.resource;
+  const { rows } = await client.query<{ id: string; key: string }>(
+    `select id, "${key}"::text as key from "${table}" where "organizationId" = $1 and "${key}" = any($2)`,
+    [plan.principal.organizationId, [...values]],
+  );
+  for (const row of rows) found.set(row.key, row.id);
+  return found;
+}
+
+export async function applyBatch(
+  client: pg.PoolClient,
+  plan: ImportPlan,
+  records: readonly FileRecord[],
+): Promise<BatchResult> {
+  await client.query('savepoint import_batch');
+  try {
+    const result = await runBatch(client, plan, records, false);
+    await client.query('release savepoint import_batch');
+    return result;
+  } catch (error) {
+    if (!(error instanceof Restart)) throw error;
+    await client.query('rollback to savepoint import_batch');
+    const result = await runBatch(client, plan, records, true);
+    await client.query('release savepoint import_batch');
+    return result;
+  }
+}
+
+async function runBatch(
+  client: pg.PoolClient,
+  plan: ImportPlan,
+  records: readonly FileRecord[],
+  careful: boolean,
+): Promise<BatchResult> {
+  const { importable, principal, mode, key } = plan;
+  const transaction = transactionPool(client);
+  const service = new ResourceService(importable.resource as Resource<{ id: string }>, {
+    pool: transaction.pool,
+    prisma: undefined as unknown as PrismaClient,
+  });
+  const existing = mode === 'upsert' ? await existingByKey(client, plan, records) : undefined;
+  const result: BatchResult = { created: 0, updated: 0, refused: [] };
+  const refuse = (row: number, error: unknown) => {
+    if (!(error instanceof DomainError)) throw error;
+    result.refused.push({ row, code: error.code, field: error.field ?? null, message: error.message });
+  };
+  const write = async (record: FileRecord & { value: Record<string, unknown> }) => {
+    if (existing) {
+      const patch = parseInput(importable.input.update, record.value) as Record<string, unknown>;
+      const id = existing.get(String(patch[key!]));
+      if (id) {
+        await service.update(principal, id, patch, true);
+        return 'updated';
+      }
+      const created = (await service.create(principal, record.value)) as Record<string, unknown>;
+      // A later row with the same key updates this one.
+      existing.set(String(created[key!]), created.id as string);
+      return 'created';
+    }
+    await service.create(principal, record.value);
+    return 'created';
+  };
+  const count = (outcome: 'created' | 'updated') => (outcome === 'created' ? result.created++ : result.updated++);
+
+  if (!careful) {
+    // Every row's statements queued on the connection at once: the next rows are checked while the
+    // database writes the first. A refusal that aborts the transaction restarts the batch, carefully.
+    const outcomes = await Promise.allSettled(
+      records.map((record) => (record.refusal ? Promise.resolve(undefined) : write(record))),
+    );
+    if (transaction.aborted()) throw new Restart();
+    records.forEach((record, i) => {
+      const outcome = outcomes[i]!;
+      if (record.refusal) result.refused.push({ row: record.row, code: 'VALIDATION_ERROR', ...record.refusal });
+      else if (outcome.status === 'fulfilled') count(outcome.value!);
+      else refuse(record.row, outcome.reason);
+    });
+    return result;
+  }
+  for (const record of records) {
+    if (record.refusal) {
+      result.refused.push({ row: record.row, code: 'VALIDATION_ERROR', ...record.refusal });
+      continue;
+    }
+    await client.query('savepoint import_row');
+    try {
+      count(await write(record));
+      await client.query('release savepoint import_row');
+    } catch (error) {
+      await client.query('rollback to savepoint import_row');
+      transaction.recovered();
+      refuse(record.row, error);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,228 @@
+// The run_import task: reads an import's file from its "ImportChunk" rows (a chunk
+// at a time, streamed through the CSV or NDJSON reader), counts its rows, then
+// applies them in batches through the resource's own service as the caller who
+// posted it (src/imports/apply.ts). Memory holds a chunk and a batch, whatever
+// the file's size.
+// - A committed import commits each batch with its progress in one transaction,
+//   so a run that dies resumes after the last committed batch (nothing twice).
+// - A dry run and an atomic import run every batch in one transaction: a dry run
+//   rolls it back (its counts say what would have happened); an atomic import
+//   commits it only when no row was refused, else rolls it back and fails. Their
+//   progress is written on another connection, so GET shows it at once; a run
+//   that dies starts again from nothing.
+// Done, it raises import.completed (data.object: the import as GET shows it) and
+// deletes the file.
+import type { Task } from 'graphile-worker';
+import type pg from 'pg';
+import type { Principal } from '../auth/principal.js';
+// Resources declare themselves when their area loads; a worker process of its own loads them here.
+import '../graphql/modules.js';
+import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
+import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import { newId } from '../ids.js';
+import { applyBatch, type ImportPlan, type RowRefusal } from '../imports/apply.js';
+import { importables } from '../imports/importable.js';
+import { fileRecords, UnreadableFile, type FileRecord, type ImportFormat } from '../imports/records.js';
+import type { Logger } from '../logger.js';
+import type { ImportJob } from './import-jobs.js';
+
+/** Rows applied per batch (and per transaction, for a committed import). */
+export const IMPORT_BATCH_ROWS = 500;
+
+interface ImportRow {
+  id: string;
+  organizationId: string;
+  resource: string;
+  format: ImportFormat;
+  mode: 'create' | 'upsert';
+  key: string | null;
+  dryRun: boolean;
+  atomic: boolean;
+  callerScopes: string[];
+  userId: string | null;
+  actorType: string;
+  actorId: string | null;
+  status: string;
+  rowsTotal: number | null;
+  rowsProcessed: number;
+  rowsCreated: number;
+  rowsUpdated: number;
+  rowsRefused: number;
+}
+
+/** A failure no retry mends (the file cannot be read, the resource is gone, an atomic import refused). */
+class ImportRefused extends Error {}
+
+const SHOWN = `(select to_jsonb(shown) from (select ${sqlSelectOf(Import, 'Import')}) shown)`;
+
+/** Ends the import (completed or failed), deletes its file and raises import.completed, in one statement. */
+const FINISH = `with done as (
+    update "Import" set status = $2, "failureReason" = $3, "completedAt" = now(), "updatedAt" = now()
+    where id = $1 and status in ('queued', 'running') returning *),
+  file as (delete from "ImportChunk" where "importId" in (select id from done))
+  insert into "Event" (${EVENT_INSERT_COLUMNS})
+  select $4, "Import"."organizationId", 'import.completed', jsonb_build_object('object', ${SHOWN}), 'system', null
+  from done as "Import"`;
+
+const PROGRESS = `update "Import" set "rowsProcessed" = $2, "rowsCreated" = $3, "rowsUpdated" = $4,
+  "rowsRefused" = $5, errors = errors || $6::jsonb, "updatedAt" = now() where id = $1`;
+
+/** The file's chunks in order, one at a time. */
+async function* chunksOf(pool: pg.Pool, importId: string): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq++) {
+    const { rows } = await pool.query<{ data: Buffer }>(
+      `select data from "ImportChunk" where "importId" = $1 and seq = $2`,
+      [importId, seq],
+    );
+    if (!rows[0]) return;
+    yield rows[0].data;
+  }
+}
+
+/** The caller who posted the import, as the rows are written. */
+function principalOf(row: ImportRow): Principal {
+  return {
+    organizationId: row.organizationId,
+    scopes: new Set(row.callerScopes),
+    credential: { type: 'operator', id: row.id },
+    ...(row.userId && { userId: row.userId }),
+    actor: { type: row.actorType as NonNullable<Principal['actor']>['type'], id: row.actorId },
+  };
+}
+
+interface Tally {
+  processed: number;
+  created: number;
+  updated: number;
+  refused: number;
+}
+
+export async function runImport(pool: pg.Pool, importId: string, batchRows = IMPORT_BATCH_ROWS): Promise<boolean> {
+  const found = await pool.query<ImportRow>(`select * from "Import" where id = $1`, [importId]);
+  const row = found.rows[0];
+  if (!row || row.status === 'completed' || row.status === 'failed') return false;
+  const importable = importables().get(row.resource);
+  if (!importable) throw new ImportRefused(`The resource ${row.resource} can no longer be imported`);
+  const plan: ImportPlan = {
+    importable,
+    principal: principalOf(row),
+    mode: row.mode,
+    ...(row.key && { key: row.key }),
+  };
+  const records = () => fileRecords(chunksOf(pool, importId), row.format, importable);
+
+  let total = row.rowsTotal;
+  if (total === null) {
+    total = 0;
+    for await (const _record of records()) total++;
+  }
+  // One transaction for all (dry run, atomic): a run starts again from nothing; else after the committed batches.
+  const single = row.dryRun || row.atomic;
+  const tally: Tally = single
+    ? { processed: 0, created: 0, updated: 0, refused: 0 }
+    : { processed: row.rowsProcessed, created: row.rowsCreated, updated: row.rowsUpdated, refused: row.rowsRefused };
+  await pool.query(
+    `update "Import" set status = 'running', "rowsTotal" = $2, "startedAt" = coalesce("startedAt", now()),
+       "updatedAt" = now()${single ? `, "rowsProcessed" = 0, "rowsCreated" = 0, "rowsUpdated" = 0, "rowsRefused" = 0, errors = '[]'` : ''}
+     where id = $1`,
+    [importId, total],
+  );
+
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on('error', ignore);
+  let healthy = true;
+  try {
+    if (single) await client.query('begin');
+    const progress = (db: pg.Pool | pg.PoolClient, refused: RowRefusal[]) => {
+      const kept = Math.max(0, IMPORT_ERRORS_KEPT - (tally.refused - refused.length));
+      return db.query(PROGRESS, [
+        importId,
+        tally.processed,
+        tally.created,
+        tally.updated,
+        tally.refused,
+        JSON.stringify(refused.slice(0, kept)),
+      ]);
+    };
+    const apply = async (batch: FileRecord[]) => {
+      if (!single) await client.query('begin');
+      const result = await applyBatch(client, plan, batch);
+      tally.processed += batch.length;
+      tally.created += result.created;
+      tally.updated += result.updated;
+      tally.refused += result.refused.length;
+      if (single) {
+        await progress(pool, result.refused);
+      } else {
+        await progress(client, result.refused);
+        await client.query('commit');
+      }
+    };
+    let batch: FileRecord[] = [];
+    let seen = 0;
+    for await (const record of records()) {
+      if (++seen <= tally.processed) continue;
+      batch.push(record);
+      if (batch.length >= batchRows) {
+        await apply(batch);
+        batch = [];
+      }
+    }
+    if (batch.length) await apply(batch);
+
+    if (row.atomic && !row.dryRun && tally.refused > 0) {
+      await client.query('rollback');
+      await pool.query(`update "Import" set "rowsCreated" = 0, "rowsUpdated" = 0 where id = $1`, [importId]);
+      throw new ImportRefused(
+        `${tally.refused} of ${total} rows were refused (see errors): the import is atomic, so nothing was written`,
+      );
+    }
+    if (single && row.dryRun) {
+      await client.query('rollback');
+      await pool.query(FINISH, [importId, 'completed', null, newId('event')]);
+    } else if (single) {
+      // The atomic import's rows and its completion commit together.
+      await client.query(FINISH, [importId, 'completed', null, newId('event')]);
+      await client.query('commit');
+    } else {
+      await pool.query(FINISH, [importId, 'completed', null, newId('event')]);
+    }
+    return true;
+  } catch (error) {
+    await client.query('rollback').catch(() => (healthy = false));
+    throw error;
+  } finally {
+    client.off('error', ignore);
+    client.release(healthy ? undefined : true);
+  }
+}
+
+/** Fails the import with the reason (import.completed says so too); its file goes. */
+async function markFailed(pool: pg.Pool, importId: string, reason: string): Promise<void> {
+  await pool.query(FINISH, [importId, 'failed', reason, newId('event')]);
+}
+
+export interface ImportTaskDependencies {
+  pool: pg.Pool;
+  logger: Logger;
+  batchRows?: number;
+}
+
+export function runImportTask({ pool, logger, batchRows }: ImportTaskDependencies): Task {
+  return async (payload, helpers) => {
+    const { importId } = payload as ImportJob;
+    try {
+      await runImport(pool, importId, batchRows);
+    } catch (error) {
+      if (error instanceof ImportRefused || error instanceof UnreadableFile) {
+        await markFailed(pool, importId, error.message);
+        return;
+      }
+      logger.error({ err: error, importId, attempt: helpers.job.attempts }, 'import failed');
+      if (helpers.job.attempts < helpers.job.max_attempts) throw error;
+      await markFailed(pool, importId, 'The import failed; an internal error was logged. Post it again.');
+    }
+  };
+}

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Config } from './config.js';
 import { CredentialResolver } from './auth/credentials.js';
 import { serverKeysFor } from './auth/server-keys.js';
+import { dryRun } from './db/dry-run.js';
 import { connectDatabase, type PrismaClient } from './db/prisma.js';
 import type { DatabaseUrls } from './db/server.js';
 import { serverStatementTimeoutMs } from './db/transaction-pooling.js';
@@ -21,6 +22,7 @@ import { declarePublicUrl } from './http/https-request.js';
 import { bodyGuard } from './http/body.js';
 import { sendError } from './http/errors.js';
 import { createGraphQLHttp } from './http/graphql.js';
+import type { DryRunner } from './http/prefer.js';
 import { IdempotencyStore } from './http/idempotency.js';
 import { measureRequests, mountName, routeName } from './http/metrics.js';
 import { SharedRateLimiter } from './http/rate-limit.js';
@@ -93,7 +95,15 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
   const schema = await getSchema();
   // /graphql alone also takes a signed-in browser's session (with its CSRF token).
   const graphqlCredential = bearerOrSession(credentials, services.sessions);
-  const graphql = await createGraphQLHttp(schema, services, graphqlCredential, rateLimiter, config, logger);
+  const dryRunner: DryRunner = (organizationId, work) => dryRun(pool, organizationId, work);
+  const graphql = await createGraphQLHttp(
+    schema,
+    services,
+    graphqlCredential,
+    rateLimiter,
+    { ...config, dryRun: dryRunner },
+    logger,
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -112,6 +122,7 @@ export async function createPlatform(config: Config, database: DatabaseUrls, log
     outages,
     bodyLimitBytes: config.bodyLimitBytes,
     publicUrl: config.publicUrl,
+    dryRun: dryRunner,
   });
   // First: every answer is timed, the guards' and the error handlers' too.
   // Then the security headers; Node's own Host check is off (configureHttpServer),

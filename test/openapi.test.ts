@@ -260,16 +260,18 @@ describe('GET /v1/openapi.json', () => {
     expect(idOf('get', '/exports/{id}/download')).toBe('downloadExport');
   });
 
-  it("declares the headers the answers carry: RateLimit-*, Retry-After, Idempotent-Replayed and a list page's Link", () => {
+  it("declares the headers the answers carry: RateLimit-*, Retry-After, Idempotent-Replayed, a dry run's and a list page's Link", () => {
     const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
     expect(Object.keys(doc.components.headers).sort()).toEqual(
       [
         'Idempotent-Replayed',
         'Link',
+        'Preference-Applied',
         'RateLimit-Limit',
         'RateLimit-Remaining',
         'RateLimit-Reset',
         'Retry-After',
+        'Would-Raise',
       ].sort(),
     );
     for (const header of Object.values(doc.components.headers as Record<string, any>)) {
@@ -290,6 +292,13 @@ describe('GET /v1/openapi.json', () => {
             expect(response.headers['Idempotent-Replayed'], where).toEqual(ref('Idempotent-Replayed'));
           }
           if (method !== 'post') expect(response.headers['Idempotent-Replayed'], where).toBeUndefined();
+          // A write's answer may be a dry run's (Prefer: dry-run); a read's never is.
+          const upload = operation.requestBody && !('application/json' in operation.requestBody.content);
+          if (method !== 'get' && !upload && /^2/.test(status)) {
+            expect(response.headers['Preference-Applied'], where).toEqual(ref('Preference-Applied'));
+            expect(response.headers['Would-Raise'], where).toEqual(ref('Would-Raise'));
+          }
+          if (method === 'get') expect(response.headers['Preference-Applied'], where).toBeUndefined();
           // A list's page links the next one; nothing else does.
           const list = method === 'get' && operation.parameters?.some((p: { name: string }) => p.name === 'after');
           if (list && status === '200') expect(response.headers.Link, where).toEqual(ref('Link'));

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { allowDryRuns } from './dry-run.js';
 import { connectionConfig } from './multi-host.js';
 import { trackPoolClosing } from './pool-closing.js';
 import { transactionPoolingClient } from './transaction-pooling.js';
@@ -76,6 +77,8 @@ export function connectDatabase(
     ...(poolTimeoutMs && { connectionTimeoutMillis: poolTimeoutMs }),
   });
   const closing = trackPoolClosing(pool);
+  // A request may run as a dry run (`Prefer: dry-run`): see dry-run.ts.
+  allowDryRuns(pool);
   const adapter = new PrismaPg(pool, {
     ...(!pooled && { statementNameGenerator: statementNames() }),
     onPoolError,

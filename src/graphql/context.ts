@@ -20,6 +20,8 @@ export interface Context {
     /** The read-only fields a PUT body gave: the service refuses any value but the record's (kit/fixed-fields.ts). */
     fixed?: FixedFields;
   };
+  /** Set for a /graphql POST with `Prefer: dry-run`: nothing it writes is kept (src/db/dry-run.ts). */
+  dryRun?: { organizationId: string };
   /** Per request, so a batch never mixes callers or organizations; see kit/loaders.ts. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
 }

@@ -20,6 +20,8 @@ import { jsonBodyReader } from './body.js';
 import { toDomainError, writeErrorHead } from './errors.js';
 import { documentSizeRefusal, limitValidationRules, limitsPlugin, type GraphQLLimits } from './graphql-limits.js';
 import type { SharedRateLimiter } from './rate-limit.js';
+import { raisedInDryRun } from '../db/dry-run.js';
+import { DRY_RUN, PREFERENCE_APPLIED_HEADER, WOULD_RAISE_HEADER, prefersDryRun, type DryRunner } from './prefer.js';
 
 /** The header a session request carries its CSRF token in (src/oauth/session/graphql-credential.ts). */
 export const CSRF_HEADER = 'x-csrf-token';
@@ -35,7 +37,14 @@ export async function createGraphQLHttp(
   /** bearerOrSession() (src/oauth/session): the one given to identifyClient in front of this handler too. */
   resolveCredential: ResolveCredential,
   rateLimiter: SharedRateLimiter,
-  { bodyLimitBytes, graphqlLimits: limits }: Pick<Config, 'bodyLimitBytes' | 'graphqlLimits'>,
+  {
+    bodyLimitBytes,
+    graphqlLimits: limits,
+    dryRun,
+  }: Pick<Config, 'bodyLimitBytes' | 'graphqlLimits'> & {
+    /** Runs a POST with `Prefer: dry-run` (mutations answer what they would; nothing is kept). */
+    dryRun?: DryRunner;
+  },
   logger: Logger,
 ): Promise<GraphQLHttp> {
   const formatError = graphQLErrorFormatter((cause) => logger.error({ err: cause }, 'graphql operation failed'));
@@ -50,7 +59,7 @@ export async function createGraphQLHttp(
     // graphql-js's parser stops at this many tokens, before its recursion can go deep.
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: limitValidationRules(limits),
-    plugins: [limitsPlugin(limits), persistedQueryStatus],
+    plugins: [limitsPlugin(limits), persistedQueryStatus, wouldRaise],
     allowBatchedHttpRequests: false,
     // Apollo's own CSRF check (a GET must carry a header no plain form or <img> can send):
     // the dashboard's X-CSRF-Token is such a header too.
@@ -59,9 +68,11 @@ export async function createGraphQLHttp(
   await apollo.start();
   const middleware = expressMiddleware(apollo, {
     // authenticate() ran first: a refused credential fails only the operations that need one.
-    context: async ({ res }): Promise<Context> => {
+    context: async ({ req, res }): Promise<Context> => {
       const { principal, authError } = res.locals as AuthLocals;
-      return createContext(services, principal, authError);
+      const context = createContext(services, principal, authError);
+      if (dryRun && isDryRun(req)) context.dryRun = { organizationId: principal?.organizationId ?? '' };
+      return context;
     },
   });
   const readJsonBody = jsonBodyReader(bodyLimitBytes);
@@ -79,7 +90,14 @@ export async function createGraphQLHttp(
         readJsonBody(req, res).then(() => next(), next);
       },
       graphQLRequestShape(limits),
-      middleware,
+      (req: Request, res: Response, next: NextFunction) => {
+        if (!dryRun || !isDryRun(req)) return middleware(req, res, next);
+        res.setHeader(PREFERENCE_APPLIED_HEADER, DRY_RUN);
+        const { principal } = res.locals as AuthLocals;
+        dryRun(principal?.organizationId ?? '', async () => {
+          await middleware(req, res, next);
+        }).catch(next);
+      },
       graphQLHttpErrorHandler(logger),
     ],
     stop: () => apollo.stop(),
@@ -149,6 +167,25 @@ function graphQLRequestShape(limits: GraphQLLimits): RequestHandler {
 }
 
 /** An unknown persisted-query hash is a 404 (Apollo answers 200), so no cache or proxy takes it for a success. */
+/** Only a POST can carry a mutation; a GET changes nothing whatever it prefers. */
+const isDryRun = (req: Request) => req.method === 'POST' && prefersDryRun(req.headers);
+
+/** A dry run's answer names the events its mutations would raise: a header, and `extensions.wouldRaise`. */
+const wouldRaise: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ contextValue, response }) {
+        if (!contextValue.dryRun) return;
+        const raised = await raisedInDryRun(contextValue.dryRun.organizationId);
+        if (raised.length) response.http.headers.set(WOULD_RAISE_HEADER.toLowerCase(), raised.join(', '));
+        if (response.body.kind === 'single') {
+          response.body.singleResult.extensions = { ...response.body.singleResult.extensions, wouldRaise: raised };
+        }
+      },
+    };
+  },
+};
+
 const persistedQueryStatus: ApolloServerPlugin = {
   async requestDidStart() {
     return {

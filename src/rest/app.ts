@@ -21,6 +21,13 @@ import { sendError, toDomainError } from '../http/errors.js';
 import type { ErrorHandler, Handler, HttpRequest, HttpResponse } from '../http/exchange.js';
 import { sendJson } from '../http/send-json.js';
 import {
+  DRY_RUN,
+  PREFERENCE_APPLIED_HEADER,
+  WOULD_RAISE_HEADER,
+  prefersDryRun,
+  type DryRunner,
+} from '../http/prefer.js';
+import {
   IDEMPOTENCY_HEADER,
   type IdempotencyStore,
   answerOnce,
@@ -48,6 +55,8 @@ export interface RestDependencies {
   logger: Logger;
   bodyLimitBytes: number;
   publicUrl: string;
+  /** Runs a write as a dry run (`Prefer: dry-run`): its answer, nothing kept. */
+  dryRun: DryRunner;
 }
 
 function withoutFields(body: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
@@ -137,6 +146,29 @@ export function createRestRouter(deps: RestDependencies): Rest {
       deps.outages.passed();
     };
 
+    /** The write itself, once per Idempotency-Key on a POST. */
+    const answerForReal = async (req: HttpRequest, res: HttpResponse, principal: Principal): Promise<Answer> => {
+      const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
+      if (!idempotencyKey) return answer(req, principal);
+      const scope = {
+        organizationId: principal.organizationId,
+        credential: credentialHolder(principal),
+        key: idempotencyKey,
+      };
+      return answerOnce(deps.idempotency, { scope, req, res }, () => answer(req, principal));
+    };
+
+    /**
+     * A dry run answers what the write would and keeps nothing (src/db/dry-run.ts). It
+     * neither replays nor stores an Idempotency-Key's answer: it is not the write the key names.
+     */
+    const answerDryRun = async (req: HttpRequest, res: HttpResponse, principal: Principal): Promise<Answer> => {
+      res.setHeader(PREFERENCE_APPLIED_HEADER, DRY_RUN);
+      const { value, raised } = await deps.dryRun(principal.organizationId, () => answer(req, principal));
+      if (raised.length) res.setHeader(WOULD_RAISE_HEADER, raised.join(', '));
+      return value;
+    };
+
     /** An upload: the file is received (checked, stored), then the operation answers what it made. */
     const receiveFile = async (req: HttpRequest, res: HttpResponse, principal: Principal, upload: UploadRoute) => {
       const context = createContext(deps.services, principal);
@@ -160,24 +192,17 @@ export function createRestRouter(deps: RestDependencies): Rest {
       const principal = (res.locals as AuthLocals).principal!;
       if (row.scope && !hasScope(principal.scopes, row.scope)) throw missingScope(row.scope);
       if (row.file) return sendFile(req, res, principal, row.file);
-      if (row.upload) return receiveFile(req, res, principal, row.upload);
+      if (row.upload) {
+        // The upload is stored before its operation runs: an import previews itself with its own dryRun.
+        if (prefersDryRun(req.headers)) {
+          res.setHeader('Connection', 'close');
+          throw new DomainError('VALIDATION_ERROR', 'Prefer: dry-run is not taken by an upload: use its dryRun option');
+        }
+        return receiveFile(req, res, principal, row.upload);
+      }
       if (hasBody) await readJsonBody(req, res);
-      const idempotencyKey = row.method === 'post' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_HEADER]) : undefined;
-      const result = idempotencyKey
-        ? await answerOnce(
-            deps.idempotency,
-            {
-              scope: {
-                organizationId: principal.organizationId,
-                credential: credentialHolder(principal),
-                key: idempotencyKey,
-              },
-              req,
-              res,
-            },
-            () => answer(req, principal),
-          )
-        : await answer(req, principal);
+      const dry = row.method !== 'get' && prefersDryRun(req.headers);
+      const result = dry ? await answerDryRun(req, res, principal) : await answerForReal(req, res, principal);
       if (result.body === undefined) {
         res.statusCode = result.status;
         res.end();

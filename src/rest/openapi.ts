@@ -62,6 +62,19 @@ const IDEMPOTENCY_KEY = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
+/** Any write may carry it (src/http/prefer.ts, src/db/dry-run.ts). */
+const PREFER = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    '`dry-run` (RFC 7240): the write answers exactly what it would (its status, body, or its 400, 404 or 409) ' +
+    'with `Preference-Applied: dry-run` and `Would-Raise`, and changes nothing: no record, no event, no webhook, ' +
+    'no number taken. An Idempotency-Key is neither replayed nor stored by a dry run.',
+  schema: { type: 'string' },
+  example: 'dry-run',
+};
+
 const HEADER_URI = (id: string) => `#/components/headers/${id}`;
 
 /**
@@ -90,6 +103,16 @@ const HEADERS = {
     description: 'Present (`true`) when this is the stored answer to an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Preference-Applied': {
+    description: '`dry-run` when the request asked for a dry run (`Prefer: dry-run`): nothing it did was kept.',
+    schema: { type: 'string', enum: ['dry-run'] },
+  },
+  'Would-Raise': {
+    description:
+      "A dry run's answer: the types of the events the write would raise, comma-separated, in order; absent when none.",
+    schema: { type: 'string' },
+    example: 'payment.created, invoice.paid',
+  },
   Link: {
     description:
       'On a list page with a next one: `<the same request with after=pagination.next>; rel="next"` (RFC 8288).',
@@ -108,15 +131,24 @@ const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remainin
 const RETRY_STATUSES = new Set(['429', '503']);
 /** Statuses a replayed POST may answer with: its first answer's (a success, or a client error it stored). */
 const NOT_REPLAYED = new Set(['401', '413', '415', '429', '500', '503']);
+/** Statuses answered before a dry run begins (the credential, its scope, the body's size and type, the budget). */
+const BEFORE_DRY_RUN = new Set(['401', '403', '413', '415', '429']);
 
 /** Each response of an operation with the headers it may carry (`paged`: a list, whose 200 may link the next page). */
-function withHeaders(responses: Record<string, Record<string, unknown>>, method: string, paged: boolean) {
+function withHeaders(
+  responses: Record<string, Record<string, unknown>>,
+  method: string,
+  paged: boolean,
+  dryRunnable = method !== 'get',
+) {
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
       const names = [...RATE_LIMIT_HEADERS];
       if (paged && status === '200') names.push('Link');
       if (RETRY_STATUSES.has(status)) names.push('Retry-After');
       if (method === 'post' && !NOT_REPLAYED.has(status)) names.push('Idempotent-Replayed');
+      if (dryRunnable && !BEFORE_DRY_RUN.has(status)) names.push('Preference-Applied');
+      if (dryRunnable && status.startsWith('2')) names.push('Would-Raise');
       const headers = { ...(response.headers as object | undefined), ...headerRefs(names) };
       return [status, { ...response, headers }];
     }),
@@ -270,6 +302,7 @@ function operationOf(row: RestRoute, components: Components) {
       ...pathParameters,
       ...queryParameters(row.query),
       ...(row.method === 'post' && !row.upload ? [IDEMPOTENCY_KEY] : []),
+      ...(row.method !== 'get' && !row.upload ? [PREFER] : []),
     ],
     ...(row.body && { requestBody: requestBodyOf({ ...row, body: row.body }, components) }),
     ...(row.upload && { requestBody: uploadBodyOf(row.upload) }),
@@ -293,6 +326,7 @@ function operationOf(row: RestRoute, components: Components) {
       // An upload is not replayed by an Idempotency-Key (its body is a file, not kept).
       row.upload ? 'upload' : row.method,
       row.method === 'get' && row.query instanceof z.ZodObject && 'after' in row.query.shape,
+      row.method !== 'get' && !row.upload,
     ),
   };
 }

@@ -389,6 +389,22 @@ describe('system changes raise events, made by their actor', () => {
       ['export.completed', { type: 'system', id: null }],
     ]);
   });
+
+  it("an import's rows are the caller's (contact.created), its end the worker's (import.completed, system)", async () => {
+    const posted = await server.rest('POST', '/v1/imports?resource=contacts&format=csv', {
+      key: admin.key,
+      body: 'email,firstName\nimported-actor@example.test,Imported\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(posted.status, posted.text).toBe(202);
+    const [completed] = await eventually(async () => {
+      const events = await historyOf(posted.body.id);
+      return events.length === 1 && events;
+    });
+    expect([completed!.type, completed!.actor]).toEqual(['import.completed', { type: 'system', id: null }]);
+    const row = (await allEvents()).find((event) => event.data.object.email === 'imported-actor@example.test');
+    expect([row?.type, row?.actor]).toEqual(['contact.created', byKey()]);
+  });
 });
 
 describe('who the actor is', () => {

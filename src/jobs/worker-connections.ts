@@ -30,21 +30,29 @@ export function retryableByWorker(error: unknown): unknown {
 
 type Callback = (error: Error | null, client?: pg.Client) => void;
 
-/** node-postgres' Client, with connection and query errors passed through retryableByWorker. */
-export class WorkerClient extends pg.Client {
-  _connect(callback: Callback): void {
-    const connect = (pg.Client.prototype as unknown as { _connect(cb: Callback): void })._connect;
-    connect.call(this, (error, client) => callback(error && (retryableByWorker(error) as Error), client));
-  }
-
-  // graphile-worker and the tasks use the promise form; streams (submittables) pass through.
-  query(...args: unknown[]): never {
-    const result = (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
-    if (result instanceof Promise) {
-      return result.catch((error: unknown) => {
-        throw retryableByWorker(error);
-      }) as never;
+/**
+ * node-postgres' Client, with connection and query errors passed through
+ * retryableByWorker until `stopping()` says the worker is stopping: then an error
+ * is left as it is, so graphile-worker's stop gives up on a database that is gone
+ * instead of retrying its last statements until the shutdown's deadline.
+ */
+export function workerClient(stopping: () => boolean): typeof pg.Client {
+  const passOn = (error: unknown) => (stopping() ? error : retryableByWorker(error));
+  return class WorkerClient extends pg.Client {
+    _connect(callback: Callback): void {
+      const connect = (pg.Client.prototype as unknown as { _connect(cb: Callback): void })._connect;
+      connect.call(this, (error, client) => callback(error && (passOn(error) as Error), client));
     }
-    return result as never;
-  }
+
+    // graphile-worker and the tasks use the promise form; streams (submittables) pass through.
+    query(...args: unknown[]): never {
+      const result = (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+      if (result instanceof Promise) {
+        return result.catch((error: unknown) => {
+          throw passOn(error);
+        }) as never;
+      }
+      return result as never;
+    }
+  };
 }

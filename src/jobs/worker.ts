@@ -34,7 +34,7 @@ import { RUN_IMPORT } from './import-jobs.js';
 import { runImportTask } from './run-import.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
-import { WorkerClient } from './worker-connections.js';
+import { workerClient } from './worker-connections.js';
 import { startLiveness, type Liveness } from './worker-liveness.js';
 
 export interface Worker {
@@ -83,7 +83,11 @@ function waitForLivenessMarks(liveness: Liveness): GraphileConfig.Plugin {
 export async function startWorker({ config, databaseUrl, logger, pollIntervalMs }: WorkerOptions): Promise<Worker> {
   const secrets = await webhookSecretsFor(config);
   // Finds the primary of a failover group (multi-host.ts); survives losing it (worker-connections.ts).
-  const pool = newPool(databaseUrl, { max: config.worker.concurrency + 4, Client: WorkerClient });
+  let stopping: Promise<void> | undefined;
+  const pool = newPool(databaseUrl, {
+    max: config.worker.concurrency + 4,
+    Client: workerClient(() => stopping !== undefined),
+  });
   const poolClosing = trackPoolClosing(pool);
   // The dispatcher's success every few milliseconds ends an episode of repeated failures.
   const outages = new OutageLog(logger, 'failures');
@@ -134,7 +138,6 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
     throw error;
   }
   const unobserve = observeWorker(pool, events);
-  let stopping: Promise<void> | undefined;
   return {
     runner,
     stop() {

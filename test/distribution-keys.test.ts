@@ -14,11 +14,12 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 const SCALING = readFileSync(new URL('../docs/scaling.md', import.meta.url), 'utf8');
 
 /** Tables without "organizationId", each for the reason docs/scaling.md gives. */
-const NOT_TENANT_TABLES = ['Organization', 'ExportChunk', 'WebhookFanout', '_prisma_migrations'];
+const NOT_TENANT_TABLES = ['Organization', 'ExportChunk', 'ImportChunk', 'WebhookFanout', '_prisma_migrations'];
 
 /** Unique across organizations on purpose: looked up before the organization is known. */
 const GLOBAL_UNIQUES = [
   'ApiKey.keyHash',
+  'Change.position',
   'User.email',
   'OAuthApp.clientId',
   'OAuthCode.codeHash',

@@ -3,7 +3,8 @@
 // every TICK_MS, and the sequencer NOTIFYs `changes` when it numbered any, so
 // every process's waiters wake (LISTEN on a session of its own: the direct URL,
 // DATABASE_DIRECT_URL behind a transaction pooler, like the credential cache's).
-import pg from 'pg';
+import type pg from 'pg';
+import { newClient } from '../db/multi-host.js';
 import type { Logger } from '../logger.js';
 
 export const CHANGES_CHANNEL = 'changes';
@@ -23,7 +24,8 @@ export class ChangeNotifier {
   ) {}
 
   async listen(connectionString: string): Promise<void> {
-    const client = new pg.Client({ connectionString });
+    // A failover group's URL finds the primary again at each reconnection (src/db/multi-host.ts).
+    const client = newClient(connectionString);
     client.on('notification', () => this.wake());
     client.on('error', (error) => {
       if (!this.closed) this.logger?.warn({ error: error.message }, 'change feed listener lost; reconnecting');

@@ -1,5 +1,6 @@
 // The dashboard's one HTML document: the app's script and stylesheet, the CSRF
-// token the app sends with every /graphql request, the event types (so the app
+// token the app sends with every /graphql request, who the viewer is
+// (page-viewer.ts: the frame is drawn without first asking /graphql), the event types (so the app
 // reads GraphQL's names of them back as the API writes them, without bundling
 // the server's declarations), where each kind of record is shown (by id
 // prefix), the catalogue of the resources the viewer may read (catalogue.ts: a
@@ -9,6 +10,7 @@
 import { html, htmlDocument, SafeHtml } from '../oauth/html.js';
 import type { DashboardBundle } from './bundle.js';
 import type { Catalogue } from './catalogue-shape.js';
+import type { PageViewer } from './page-viewer.js';
 
 /** JSON that cannot end its script element (`</script>`) or open a comment: <, > and & as escapes. */
 export function jsonInScript(value: unknown): SafeHtml {
@@ -23,6 +25,7 @@ export function dashboardPage({
   eventTypes,
   catalogue,
   recordPaths,
+  viewer,
 }: {
   bundle: DashboardBundle;
   csrf: string;
@@ -30,6 +33,7 @@ export function dashboardPage({
   catalogue: Catalogue;
   /** Where a record is shown, by id prefix (record-paths.ts). */
   recordPaths: string;
+  viewer: PageViewer;
 }): string {
   return htmlDocument({
     title: 'Dashboard',
@@ -37,6 +41,9 @@ export function dashboardPage({
       <meta name="event-types" content="${eventTypes.join(' ')}" />
       <meta name="record-paths" content="${recordPaths}" />
       <link rel="stylesheet" href="/dashboard/assets/${bundle.stylesheet}" />
+      <script type="application/json" id="viewer">
+        ${jsonInScript(viewer)}
+      </script>
       <script type="application/json" id="catalogue">
         ${jsonInScript(catalogue)}
       </script>

@@ -6,18 +6,19 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { EVENT_TYPES } from '../events/catalogue.js';
 import { TEST_EVENT_TYPE } from '../events/system-events.js';
-import { userScopes } from '../auth/user-scopes.js';
 import { declaredResources } from '../graphql/kit/declared.js';
 import type { Services } from '../graphql/modules.js';
 import { getSchema } from '../graphql/schema.js';
 import type { SessionService } from '../graphql/system/session/service.js';
-import { csrfToken, localPath, sendSignIn, signedInUser } from '../oauth/session/index.js';
+import { sessionPrincipal } from '../oauth/session/graphql-credential.js';
+import { csrfToken, localPath, readSessionCookie, sendSignIn } from '../oauth/session/index.js';
 import { madeOnce, serveHashedAssets } from '../http/hashed-assets.js';
-import { dashboardBundle, type DashboardBundle } from './bundle.js';
+import { dashboardBundle } from './bundle.js';
 import { buildCatalogue, catalogueFor } from './catalogue.js';
 import { documentDownloads } from './documents.js';
 import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
 import { dashboardPage } from './page.js';
+import { pageViewer } from './page-viewer.js';
 import { recordPathsMeta } from './record-paths.js';
 
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
@@ -57,12 +58,16 @@ export function dashboardRouter({ sessions, services }: DashboardDependencies): 
   router.get(EXPORT_DOWNLOAD_PATH, exportDownload({ sessions, exports: services.exports }));
 
   router.get(/^\/(?!assets\/).*/, async (req: Request, res: Response) => {
-    const user = await signedInUser(req, sessions);
-    if (!user) {
+    // The principal /graphql makes of this session: the page carries its viewer and catalogue.
+    const principal = await sessionPrincipal(sessions, readSessionCookie(req));
+    if (!principal) {
       return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
     }
-    const bundle: DashboardBundle = await dashboardBundle();
-    const catalogue = catalogueFor(await dashboardCatalogue(), declaredResources(), userScopes(user));
+    const [bundle, catalogue, viewer] = await Promise.all([
+      dashboardBundle(),
+      dashboardCatalogue(),
+      pageViewer(services, principal),
+    ]);
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
     res.type('html').send(
@@ -70,8 +75,9 @@ export function dashboardRouter({ sessions, services }: DashboardDependencies): 
         bundle,
         csrf: csrfToken(req, res),
         eventTypes: EVENT_TYPE_NAMES,
-        catalogue,
+        catalogue: catalogueFor(catalogue, declaredResources(), principal.scopes),
         recordPaths: RECORD_PATHS,
+        viewer,
       }),
     );
   });

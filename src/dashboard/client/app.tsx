@@ -1,9 +1,10 @@
-// The dashboard's frame: who is signed in (the viewer query), the navigation
+// The dashboard's frame: who is signed in (the viewer the page carries), the navigation
 // of each section the viewer may see, the page of the current path, and a
 // clear message when the session has ended.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
 import { mergeSections } from './navigation.js';
+import { pageData } from './page-data.js';
 import { developersSection } from './pages/developers/section.js';
 import { financeDesk } from './pages/finance/section.js';
 import { hrDesk } from './pages/hr/section.js';
@@ -13,7 +14,7 @@ import { settingsSection } from './pages/settings/section.js';
 import { RECORD_ROUTES, RECORD_SECTIONS } from './records/section.js';
 import { BASE, match, useLocation } from './route.js';
 import { can, type Route, type Section, type Viewer } from './section.js';
-import { ErrorMessage, Link, Loading, useEscapeCloses, useQuery } from './ui.js';
+import { ErrorMessage, Link, useEscapeCloses } from './ui.js';
 
 // The desks' sections go before RECORD_SECTIONS: sections of one title merge, a desk's links first.
 const SECTIONS: Section[] = mergeSections([
@@ -28,20 +29,22 @@ const HOME: Route = { path: '/', page: OverviewPage };
 /** Every section's own routes, then the generic record pages of every resource (records/section.tsx). */
 const ROUTES: Route[] = [HOME, ...SECTIONS.flatMap((section) => section.routes), ...RECORD_ROUTES];
 
-const VIEWER = `query Viewer {
-  viewer { user { id email name role } organization { id name } scopes credentialType }
-}`;
+/**
+ * Who is signed in, written into the page by the server (src/dashboard/page-viewer.ts,
+ * what /graphql's `viewer` answers): the frame and the page's own request start
+ * without waiting for a first round trip.
+ */
+const VIEWER = pageData<Viewer | undefined>('viewer', undefined);
 
 const csrf = () => document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 
 export function App() {
-  const viewer = useQuery<{ viewer: Viewer }>(VIEWER);
   const [sessionEnded, setSessionEnded] = useState(false);
-  useEffect(() => onSessionEnded(() => setSessionEnded(true)), []);
+  // Listening from the first render on: the page's request starts in that render's commit too.
+  useLayoutEffect(() => onSessionEnded(() => setSessionEnded(true)), []);
   if (sessionEnded) return <SessionEnded />;
-  if (viewer.error) return <ErrorMessage error={viewer.error} />;
-  if (!viewer.data) return <Loading />;
-  return <Frame viewer={viewer.data.viewer} />;
+  if (!VIEWER) return <ErrorMessage error="This page came without its viewer: reload it." />;
+  return <Frame viewer={VIEWER} />;
 }
 
 function SessionEnded() {

@@ -7,7 +7,7 @@ import type {
   PartialInputHTMLAttributes,
   PartialSelectHTMLAttributes,
 } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, graphql } from './api.js';
 import { BASE, navigate } from './route.js';
 
@@ -56,9 +56,14 @@ export function useQuery<T>(query: string, variables: Record<string, unknown> = 
   const key = JSON.stringify(variables);
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [generation, setGeneration] = useState({ n: 0, quiet: false });
-  useEffect(() => {
+  // A layout effect: the request starts as the page is put in the document, not after
+  // the browser's next frame (a passive effect's wait), which a full load would add to.
+  useLayoutEffect(() => {
     let current = true;
-    if (!generation.quiet) setState((previous) => ({ data: previous.data, loading: true }));
+    // Already loading (the first request): the same state, so no second render for nothing.
+    if (!generation.quiet) {
+      setState((previous) => (previous.loading && !previous.error ? previous : { data: previous.data, loading: true }));
+    }
     graphql<T>(query, JSON.parse(key) as Record<string, unknown>).then(
       (data) => current && setState({ data, loading: false }),
       (error: unknown) =>

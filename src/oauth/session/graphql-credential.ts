@@ -25,7 +25,10 @@ const csrfMissing = () =>
 const sessionExpired = () => new RequestRefused('UNAUTHORIZED', 'Your session has expired or ended: sign in again');
 
 /** The principal of a live session: its user's organization and current rights. */
-export async function sessionPrincipal(sessions: SessionService, token: string): Promise<Principal | undefined> {
+export async function sessionPrincipal(
+  sessions: SessionService,
+  token: string | undefined,
+): Promise<Principal | undefined> {
   const session = await sessions.findLive(token);
   if (!session) return undefined;
   const { user } = session;

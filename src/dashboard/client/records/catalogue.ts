@@ -3,22 +3,14 @@
 // list arguments, relations, lifecycle and actions. The record pages are built
 // from it, so a resource the kit adds has its pages with no code here.
 import type { Catalogue, CatalogueField, CatalogueRelation, CatalogueResource } from '../../catalogue-shape.js';
+import { pageData } from '../page-data.js';
 import { formatDate, humanize } from '../ui.js';
 
 export type { Catalogue, CatalogueField, CatalogueResource } from '../../catalogue-shape.js';
 
 export type Row = Record<string, unknown> & { id: string };
 
-function read(): Catalogue {
-  const text = document.getElementById('catalogue')?.textContent;
-  try {
-    return text ? (JSON.parse(text) as Catalogue) : [];
-  } catch {
-    return [];
-  }
-}
-
-export const CATALOGUE: Catalogue = read();
+export const CATALOGUE: Catalogue = pageData<Catalogue>('catalogue', []);
 
 const byKey = new Map(CATALOGUE.map((entry) => [entry.key, entry]));
 

@@ -7,7 +7,10 @@
 //     after the first, as it is for anyone who has used the dashboard before),
 //   - "navigate": clicking the list in the menu from another list.
 // Beside them, the API request the page makes (limit 50), timed from this
-// process, so what the browser adds is visible. Prints the median and p95.
+// process, so what the browser adds is visible. Prints the median and p95, and
+// then what a full load waited for, by the page's resource timing (medians, ms
+// from navigation start): the HTML, the scripts run (DOMContentLoaded), each
+// /graphql request's start and end, the 50th row.
 //
 //   DATABASE_URL        a PostgreSQL server to use (database bp_bench_dashboard is
 //                       created and dropped); unset: embedded PostgreSQL
@@ -96,15 +99,37 @@ function recordRowsShown(rows: number): void {
   );
 }
 
+/** A full load's steps, by the page's own clock (ms from navigation start). */
+interface Load {
+  /** The 50th row on screen. */
+  shown: number;
+  /** The HTML received, and the scripts run (module scripts run before DOMContentLoaded). */
+  html: number;
+  scripts: number;
+  /** The /graphql requests, in the order they started. */
+  graphql: { start: number; end: number }[];
+}
+
 /** A full load of the list's address, to its 50th row, by the page's own clock (from navigation start). */
-async function open(page: Page, baseUrl: string, list: List): Promise<number> {
+async function open(page: Page, baseUrl: string, list: List): Promise<Load> {
   await page.goto(baseUrl + list.path, { waitUntil: 'commit' });
-  const shownAt = await page.waitForFunction(
+  await page.waitForFunction(
     ([name]) =>
       document.querySelector('h1')?.textContent === name && (window as unknown as { rowsShownAt?: number }).rowsShownAt,
     [list.name] as const,
   );
-  return (await shownAt.jsonValue()) as number;
+  return page.evaluate(() => {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const graphql = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .filter((entry) => new URL(entry.name).pathname === '/graphql')
+      .map((entry) => ({ start: entry.startTime, end: entry.responseEnd }));
+    return {
+      shown: (window as unknown as { rowsShownAt: number }).rowsShownAt,
+      html: navigation.responseEnd,
+      scripts: navigation.domContentLoadedEventStart,
+      graphql,
+    };
+  });
 }
 
 /** A click on the menu link, to the 50th row, timed inside the page. */
@@ -145,6 +170,27 @@ const quantile = (values: number[], q: number) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+/** The medians of a list's full loads, step by step; each /graphql request as start-end. */
+function waterfallRow(list: List, loads: Load[]): string[] {
+  const median = (read: (load: Load) => number | undefined) =>
+    quantile(
+      loads.map(read).filter((value): value is number => value !== undefined),
+      0.5,
+    ).toFixed(1);
+  const requests = Math.max(...loads.map((load) => load.graphql.length));
+  const graphql = Array.from(
+    { length: requests },
+    (_, i) => `${median((load) => load.graphql[i]?.start)}-${median((load) => load.graphql[i]?.end)}`,
+  );
+  return [
+    list.name,
+    median((load) => load.html),
+    median((load) => load.scripts),
+    graphql.join(', '),
+    median((load) => load.shown),
+  ];
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`no browser at ${CHROMIUM_PATH}: apt-get install chromium, or set CHROMIUM_PATH`);
@@ -173,14 +219,18 @@ async function main(): Promise<void> {
     await page.getByRole('heading', { level: 1 }).first().waitFor();
 
     const rows = [['list of 50', 'way', 'median', 'p95', 'API alone (median)']];
+    const waterfall = [['list of 50', 'HTML', 'scripts run', '/graphql requests (start-end)', '50th row']];
     for (const [index, list] of LISTS.entries()) {
       const from = LISTS[(index + 1) % LISTS.length]!;
       const opened: number[] = [];
+      const loads: Load[] = [];
       const navigated: number[] = [];
       const api: number[] = [];
       await open(page, server.url, list); // warm: the bundle cached, the statements prepared
       for (let round = 0; round < ROUNDS; round++) {
-        opened.push(await open(page, server.url, list));
+        const load = await open(page, server.url, list);
+        opened.push(load.shown);
+        loads.push(load);
         await open(page, server.url, from);
         navigated.push(await navigate(page, list));
         api.push(await apiTime(server.url, organization.key, list));
@@ -193,8 +243,11 @@ async function main(): Promise<void> {
         ms(quantile(api, 0.5)),
       ]);
       rows.push([list.name, 'navigate (menu)', ms(quantile(navigated, 0.5)), ms(quantile(navigated, 0.95)), '']);
+      waterfall.push(waterfallRow(list, loads));
     }
     printTable(rows);
+    console.log('\nopen (full load), medians in ms from navigation start:');
+    printTable(waterfall);
     console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
   } finally {
     await browser.close();

@@ -1,6 +1,7 @@
 // The dashboard's one HTML document: the app's script and stylesheet, the CSRF
 // token the app sends with every /graphql request, who the viewer is
-// (page-viewer.ts: the frame is drawn without first asking /graphql), the event types (so the app
+// (page-viewer.ts: the frame is drawn, and the page's own request starts,
+// without first asking /graphql), the event types (so the app
 // reads GraphQL's names of them back as the API writes them, without bundling
 // the server's declarations), where each kind of record is shown (by id
 // prefix), the catalogue of the resources the viewer may read (catalogue.ts: a

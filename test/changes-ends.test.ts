@@ -35,7 +35,11 @@ const ndjson = (text: string): Row[] =>
     .map((line) => JSON.parse(line) as Row);
 
 /** Every change after `after` (of `resources`, when given), following next until a page is empty. */
-async function follow(key: string, after: string, resources?: string): Promise<{ changes: ChangeBody[]; next: string }> {
+async function follow(
+  key: string,
+  after: string,
+  resources?: string,
+): Promise<{ changes: ChangeBody[]; next: string }> {
   const changes: ChangeBody[] = [];
   let next = after;
   for (;;) {
@@ -66,7 +70,7 @@ describe("an export's changesCursor", () => {
   it('export ∪ the feed after its changesCursor is every record’s last state, with writes during and after', async () => {
     const org = await server.org();
     const key = await org.key(['admin']);
-    const before = [];
+    const before: Row[] = [];
     for (let i = 0; i < 12; i++) before.push(await contact(key, `before${i}@example.test`));
     await server.rest('GET', '/v1/changes?limit=1', { key }); // numbered by a reader
     // Not numbered yet when the export starts (the worker numbers what has committed first).
@@ -103,9 +107,13 @@ describe("an export's changesCursor", () => {
     expect(shown.body).toMatchObject({ status: 'completed', rowsWritten: 12 });
     const changesCursor = shown.body.changesCursor as string;
     expect(changesCursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    const viaGraphQL = await server.gql('query ($id: ID!) { export(id: $id) { changesCursor } }', { id: exportId }, {
-      key,
-    });
+    const viaGraphQL = await server.gql(
+      'query ($id: ID!) { export(id: $id) { changesCursor } }',
+      { id: exportId },
+      {
+        key,
+      },
+    );
     expect(viaGraphQL.data.export.changesCursor).toBe(changesCursor);
     const file = ndjson((await server.rest('GET', `/v1/exports/${exportId}/download`, { key })).text);
     // The file is the snapshot: none of the writes made while it was read.
@@ -161,7 +169,10 @@ describe("an export's changesCursor", () => {
     expect(responses['410'].description).toMatch(/changesCursor/);
     const field = res.body.components.schemas.Export.properties.changesCursor;
     expect(field.description).toMatch(/every change committed after it/);
-    expect(field.anyOf).toEqual([{ type: 'string', example: expect.stringMatching(/^[A-Za-z0-9_-]+$/) }, { type: 'null' }]);
+    expect(field.anyOf).toEqual([
+      { type: 'string', example: expect.stringMatching(/^[A-Za-z0-9_-]+$/) },
+      { type: 'null' },
+    ]);
   });
 });
 
@@ -170,16 +181,19 @@ describe('the Change trigger', () => {
     const org = await server.org();
     const admin = await org.key(['admin']);
     // System events through the API: api_key.created, webhook.created, export.created.
-    const apiKey = await server.rest('POST', '/v1/api-keys', { key: admin, body: { name: 'Reader', scopes: ['crm:read'] } });
+    const apiKey = await server.rest('POST', '/v1/api-keys', {
+      key: admin,
+      body: { name: 'Reader', scopes: ['crm:read'] },
+    });
     expect(apiKey.status, apiKey.text).toBe(201);
     const hook = await server.rest('POST', '/v1/webhooks', {
       key: admin,
       body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] },
     });
     expect(hook.status, hook.text).toBe(201);
-    expect((await server.rest('POST', '/v1/exports', { key: admin, body: { resource: 'deals', format: 'csv' } })).status).toBe(
-      202,
-    );
+    expect(
+      (await server.rest('POST', '/v1/exports', { key: admin, body: { resource: 'deals', format: 'csv' } })).status,
+    ).toBe(202);
     await contact(admin, 'served@example.test');
     const { rows } = await db().query<{ type: string }>(
       `select type from "Change" where "organizationId" = $1 order by seq`,

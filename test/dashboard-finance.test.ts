@@ -336,6 +336,7 @@ describe.runIf(runInBrowser)('the accountant in chromium', { timeout: 180_000 },
     const wouldRaise = (text: RegExp) => page.getByRole('status').filter({ hasText: text });
     await wouldRaise(/^This will raise .*invoice\.paid/).waitFor();
     expect(await wouldRaise(/This will raise/).getAttribute('aria-live')).toBe('polite');
+    await screenshot(page, 'finance-record-payment');
     await page.getByLabel('Amount').fill('100.00');
     await wouldRaise(/^This will raise payment\.received\.$/).waitFor();
     await page.getByLabel('Method').selectOption('card');

@@ -532,6 +532,22 @@ describe('many rows written at once', () => {
     ]);
   });
 
+  it('holidays: a clash on a date field is named as the API names it', async () => {
+    const { key } = await tenant(['hr:read', 'hr:write']);
+    const older = await server.rest('POST', '/v1/hr/holidays', { key, body: { date: '2031-01-01', name: 'New year' } });
+    expect(older.status, older.text).toBe(201);
+    const taken = await server.rest('POST', '/v1/hr/holidays', { key, body: { date: '2031-01-01', name: 'Again' } });
+    expect(taken.status).toBe(409);
+    const file = 'date,name\r\n2031-01-01,Again\r\n2031-05-01,May day\r\n2031-05-01,Twice\r\n2031-12-25,Christmas\r\n';
+    const done = await imported(key, 'resource=holidays', file);
+    const conflict = { code: 'CONFLICT', field: taken.body.error.field, message: taken.body.error.message };
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 2 });
+    expect(done.errors).toEqual([
+      { row: 1, ...conflict },
+      { row: 3, ...conflict },
+    ]);
+  });
+
   it('prunes imports that ended more than IMPORT_RETENTION_DAYS ago; a running one stays however old', async () => {
     const { key } = await tenant();
     const old = await imported(key, 'resource=contacts', 'email\r\nold@example.test\r\n');

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { Principal } from '../auth/principal.js';
 import type { PrismaClient } from '../db/prisma.js';
 import { DomainError } from '../errors.js';
-import { createsInBulk, ResourceService } from '../graphql/kit/resource-service.js';
+import { createsInBulk, ResourceService, type CheckedCreates } from '../graphql/kit/resource-service.js';
 import type { Resource } from '../graphql/kit/resource.js';
 import { parseInput } from '../validation.js';
 import type { Importable } from './importable.js';
@@ -42,6 +42,26 @@ export interface ImportPlan {
 
 class Restart extends Error {}
 
+/**
+ * A batch as read from the file; for a create into a resource written in bulk,
+ * with its rows checked already (no database needed), so the worker checks the
+ * next batch while the database writes this one.
+ */
+export interface ReadBatch {
+  records: readonly FileRecord[];
+  /** The records without a refusal of the file's, checked as creates, in order. */
+  checked?: CheckedCreates;
+}
+
+export function readBatch(plan: ImportPlan, records: readonly FileRecord[]): ReadBatch {
+  const resource = plan.importable.resource as Resource<{ id: string }>;
+  if (plan.mode !== 'create' || !createsInBulk(resource)) return { records };
+  // checkCreates reads no database.
+  const service = new ResourceService(resource, { pool: undefined as never, prisma: undefined as never });
+  const values = records.flatMap((record) => (record.refusal ? [] : [record.value]));
+  return { records, checked: service.checkCreates(plan.principal, values) };
+}
+
 /** The ids of the records already holding the batch's keys (normalised as the schema stores them). */
 async function existingByKey(client: pg.PoolClient, plan: ImportPlan, records: readonly FileRecord[]) {
   const key = plan.key!;
@@ -62,14 +82,11 @@ async function existingByKey(client: pg.PoolClient, plan: ImportPlan, records: r
   return found;
 }
 
-export async function applyBatch(
-  client: pg.PoolClient,
-  plan: ImportPlan,
-  records: readonly FileRecord[],
-): Promise<BatchResult> {
+export async function applyBatch(client: pg.PoolClient, plan: ImportPlan, batch: ReadBatch): Promise<BatchResult> {
+  const { records } = batch;
   await client.query('savepoint import_batch');
   try {
-    const result = await runBatch(client, plan, records, false);
+    const result = await runBatch(client, plan, records, false, batch.checked);
     await client.query('release savepoint import_batch');
     return result;
   } catch (error) {
@@ -96,6 +113,7 @@ async function createInBulk(
   existing: Map<string, string> | undefined,
   refuse: (row: number, error: unknown) => void,
   result: BatchResult,
+  checked?: CheckedCreates,
 ): Promise<FileRecord[]> {
   const { importable, key } = plan;
   const creates: { record: FileRecord & { value: Record<string, unknown> }; key?: string }[] = [];
@@ -126,10 +144,14 @@ async function createInBulk(
     if (named !== undefined) claimed.add(named);
     creates.push({ record, key: named });
   }
-  const outcomes = await service.createMany(
-    plan.principal,
-    creates.map(({ record }) => record.value),
-  );
+  // Without an upsert's key, `creates` are the batch's records without a refusal: what readBatch checked.
+  const outcomes =
+    checked && !existing
+      ? await service.writeCreates(checked)
+      : await service.createMany(
+          plan.principal,
+          creates.map(({ record }) => record.value),
+        );
   creates.forEach(({ record, key: named }, i) => {
     const outcome = outcomes[i]!;
     if (outcome.refusal) return refuse(record.row, outcome.refusal);
@@ -144,6 +166,7 @@ async function runBatch(
   plan: ImportPlan,
   records: readonly FileRecord[],
   careful: boolean,
+  checked?: CheckedCreates,
 ): Promise<BatchResult> {
   const { importable, principal, mode, key } = plan;
   const transaction = transactionPool(client);
@@ -179,7 +202,7 @@ async function runBatch(
     let rest = records;
     if (createsInBulk(importable.resource)) {
       try {
-        rest = await createInBulk(service, plan, records, existing, refuse, result);
+        rest = await createInBulk(service, plan, records, existing, refuse, result, checked);
       } catch (error) {
         if (transaction.aborted()) throw new Restart();
         throw error;

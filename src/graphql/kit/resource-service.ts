@@ -182,17 +182,37 @@ export class ResourceService<T extends { id: string }> {
    * constraint) throws for the whole call.
    */
   async createMany(principal: Principal, inputs: readonly unknown[], parsed = false): Promise<CreateOutcome[]> {
-    const { resource } = this;
-    if (!createsInBulk(resource as Resource)) throw new Error(`${this.label}'s create has rules: create one by one`);
-    const outcomes: CreateOutcome[] = new Array(inputs.length);
-    const pending: { at: number; values: Record<string, unknown> }[] = [];
-    inputs.forEach((input, at) => {
+    return this.writeCreates(this.checkCreates(principal, inputs, parsed));
+  }
+
+  /**
+   * createMany's first half, which needs no database: each input validated as
+   * `create` does, with its new id. A bulk writer checks the next batch while
+   * the database writes this one.
+   */
+  checkCreates(principal: Principal, inputs: readonly unknown[], parsed = false): CheckedCreates {
+    if (!createsInBulk(this.resource as Resource)) {
+      throw new Error(`${this.label}'s create has rules: create one by one`);
+    }
+    const entries = inputs.map((input): CheckedCreate => {
       try {
-        pending.push({ at, values: this.createValuesOf(principal, input, parsed) });
+        return { input, values: this.createValuesOf(principal, input, parsed) };
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        outcomes[at] = { refusal: error };
+        return { input, refusal: error };
       }
+    });
+    return { principal, parsed, entries };
+  }
+
+  /** createMany's second half: writes the checked creates (see createMany). */
+  async writeCreates({ principal, parsed, entries }: CheckedCreates): Promise<CreateOutcome[]> {
+    const { resource } = this;
+    const outcomes: CreateOutcome[] = new Array(entries.length);
+    const pending: { at: number; values: Record<string, unknown> }[] = [];
+    entries.forEach(({ values, refusal }, at) => {
+      if (values) pending.push({ at, values });
+      else outcomes[at] = { refusal: refusal! };
     });
     const rules = ruleContextOf(this.db.pool, principal);
     const missing = await this.missingReferences(rules, pending.map(({ values }) => values));
@@ -222,7 +242,7 @@ export class ResourceService<T extends { id: string }> {
       }
       // Skipped for no declared unique field (what it clashed with has gone since): `create` says what happens.
       try {
-        outcomes[at] = { id: (await this.create(principal, inputs[at], parsed)).id };
+        outcomes[at] = { id: (await this.create(principal, entries[at]!.input, parsed)).id };
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         outcomes[at] = { refusal: error };
@@ -483,6 +503,20 @@ export class ResourceService<T extends { id: string }> {
     }
     return undefined;
   }
+}
+
+/** Creates checked without the database (checkCreates), for writeCreates. */
+export interface CheckedCreates {
+  principal: Principal;
+  parsed: boolean;
+  entries: readonly CheckedCreate[];
+}
+
+/** An input, and its new record's values or why `create` would refuse it. */
+interface CheckedCreate {
+  input: unknown;
+  values?: Record<string, unknown>;
+  refusal?: DomainError;
 }
 
 /** A create's outcome in `createMany`: the new record's id, or why it was refused. */

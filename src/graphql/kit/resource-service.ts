@@ -215,7 +215,10 @@ export class ResourceService<T extends { id: string }> {
       else outcomes[at] = { refusal: refusal! };
     });
     const rules = ruleContextOf(this.db.pool, principal);
-    const missing = await this.missingReferences(rules, pending.map(({ values }) => values));
+    const missing = await this.missingReferences(
+      rules,
+      pending.map(({ values }) => values),
+    );
     const writable = pending.filter(({ at, values }) => {
       const refusal = missing(values);
       if (refusal) outcomes[at] = { refusal };
@@ -233,7 +236,10 @@ export class ResourceService<T extends { id: string }> {
       if (inserted.has(id)) outcomes[at] = { id };
       return !inserted.has(id);
     });
-    const clashes = await this.uniqueClashes(principal.organizationId, skipped.map(({ values }) => values));
+    const clashes = await this.uniqueClashes(
+      principal.organizationId,
+      skipped.map(({ values }) => values),
+    );
     for (const { at, values } of skipped) {
       const clash = clashes(values);
       if (clash) {

@@ -82,13 +82,15 @@ export function servedRoutes(schema: GraphQLSchema, rows: readonly RestRoute[]):
     // An update's read-only fields that its create takes are fixed at creation (a payroll run's period).
     const create = rows.find((other) => other.method === 'post' && `${other.path}/:id` === row.path);
     const createFields = new Set(role === 'update' ? fieldsOf(create?.body) : []);
-    return {
-      ...row,
+    // The row copied with its getters: a response schema made on demand (the events' payloads, a
+    // few MB of zod objects) is made when the OpenAPI document asks for it, not at every start.
+    const served = Object.defineProperties({}, Object.getOwnPropertyDescriptors(row)) as RestRoute;
+    return Object.assign(served, {
       scope: rootFieldScope(schema, row.operation),
       body,
       role,
       readOnly,
       fixedMessages: role ? fixedMessagesOf(row, role, readOnly, createFields) : {},
-    };
+    });
   });
 }

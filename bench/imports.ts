@@ -49,6 +49,17 @@ function contactsCsv(rows: number): string {
   return lines.join('\r\n') + '\r\n';
 }
 
+/** The commit's rate over each fifth of the file (from the samples around its bounds): does it hold as the tables grow? */
+function fifths(progress: { at: number; rows: number }[], rows: number): number[] {
+  const when = (target: number) => progress.find((sample) => sample.rows >= target);
+  const rates: number[] = [];
+  for (let fifth = 0; fifth < 5; fifth++) {
+    const [from, to] = [when(Math.max(1, (rows * fifth) / 5)), when((rows * (fifth + 1)) / 5)];
+    if (from && to && to.at > from.at) rates.push(Math.round((to.rows - from.rows) / ((to.at - from.at) / 1000)));
+  }
+  return rates;
+}
+
 async function main() {
   console.log(`loadavg before: ${loadavg()}`);
   const { url, where } = await createBenchDatabase('bench_imports');
@@ -83,6 +94,7 @@ async function main() {
 
   let first: { at: number; rows: number } | undefined;
   const samples: number[] = [];
+  const progress: { at: number; rows: number }[] = [];
   let shown: Record<string, unknown>;
   for (;;) {
     await sleep(500);
@@ -90,6 +102,7 @@ async function main() {
     shown = (await res.json()) as Record<string, unknown>;
     samples.push(memoryOf(worker.pid!).rss);
     const processed = shown.rowsProcessed as number;
+    progress.push({ at: performance.now(), rows: processed });
     if (!first && processed > 0) first = { at: performance.now(), rows: processed };
     if (shown.status === 'completed' || shown.status === 'failed') break;
   }
@@ -101,6 +114,7 @@ async function main() {
       `refused ${String(shown.rowsRefused)}${DRY_RUN ? ' (dry run: nothing written)' : ''}`,
   );
   console.log(`commit: ${Math.round(rate)} rows/s (rowsProcessed from the first batch seen to completion)`);
+  console.log(`commit by fifths of the file, rows/s: ${fifths(progress, ROWS).join(', ')}`);
   const sorted = [...samples].sort((a, b) => a - b);
   console.log(
     `worker memory, MiB: idle RSS ${idle.rss}; RSS during the run min ${sorted[0]}, median ` +

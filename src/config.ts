@@ -136,6 +136,8 @@ const environmentSchema = z.object({
   EXPORT_MAX_ROWS: integer(1_000_000, 1, 1_000_000_000),
   EXPORT_MAX_BYTES: integer(1_073_741_824, 1024, 1_099_511_627_776),
   EXPORT_MAX_PENDING: integer(5, 1, 1000),
+  // Finished imports (completed or failed; their files went when they ended) are deleted this long after.
+  IMPORT_RETENTION_DAYS: integer(7, 1, 3650),
   // The largest file POST /v1/imports takes (decoded bytes; more is a 413). Default 50 MB.
   IMPORT_MAX_BYTES: integer(52_428_800, 1024, 10_737_418_240),
   // The background worker (webhook deliveries, pruning) inside `npm start`; `npm run worker` runs it alone.
@@ -283,6 +285,8 @@ export interface Config {
   exportLimits: ExportLimits;
   /** The largest import file, in bytes (decoded). */
   importMaxBytes: number;
+  /** Days a finished import is kept after it ended. */
+  importRetentionDays: number;
   /** enabled: `npm start` runs the worker in its process. */
   worker: { enabled: boolean; concurrency: number; pollIntervalMs: number; recoverIntervalMs: number };
   oauth: {
@@ -411,6 +415,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportRetentionDays: e.EXPORT_RETENTION_DAYS,
     exportLimits: { maxRows: e.EXPORT_MAX_ROWS, maxBytes: e.EXPORT_MAX_BYTES, maxPending: e.EXPORT_MAX_PENDING },
     importMaxBytes: e.IMPORT_MAX_BYTES,
+    importRetentionDays: e.IMPORT_RETENTION_DAYS,
     worker: {
       enabled: e.WORKER === 'on',
       concurrency: e.WORKER_CONCURRENCY,

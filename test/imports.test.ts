@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prune } from '../src/jobs/prune.js';
 import { useServer, type ServerFixture } from './support/fixtures.js';
 import { eventually, useReceivers, useWorker } from './support/receiver.js';
 
@@ -379,6 +380,196 @@ describe('applying rows', () => {
     expect(await contactsOf(org.id)).toBe(5_000);
     expect(await eventsOf(org.id)).toBe(5_000);
     console.log(`imported 5,000 contacts in ${seconds.toFixed(1)} s (${Math.round(5_000 / seconds)} rows/s)`);
+  });
+});
+
+describe('many rows written at once', () => {
+  it("names each clash, with each other and with older records, by the API's 409; the rest go in", async () => {
+    const { org, key } = await tenant();
+    const older = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'older@example.test' } });
+    expect(older.status).toBe(201);
+    const taken = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'older@example.test' } });
+    expect(taken.status).toBe(409);
+    // 1,200 rows: three batches of 500; clashes inside a batch, with an older record, and across batches.
+    const emails = Array.from({ length: 1_200 }, (_, i) => `many-${i}@example.test`);
+    emails[4] = 'many-2@example.test'; // the same batch, an earlier row
+    emails[10] = 'OLDER@example.test'; // an older record (stored lower-cased)
+    emails[700] = 'many-3@example.test'; // an earlier batch
+    emails[1_100] = 'many-700@example.test'; // row 701 was refused, so its key was never taken: this one goes in
+    const file = ['email,firstName', ...emails.map((email, i) => `${email},N${i}`)].join('\r\n');
+    const done = await imported(key, 'resource=contacts', file);
+    const conflict = { code: 'CONFLICT', field: taken.body.error.field, message: taken.body.error.message };
+    expect(done).toMatchObject({ status: 'completed', rowsTotal: 1_200, rowsCreated: 1_197, rowsRefused: 3 });
+    expect(done.errors).toEqual([
+      { row: 5, ...conflict },
+      { row: 11, ...conflict },
+      { row: 701, ...conflict },
+    ]);
+    expect(await contactsOf(org.id)).toBe(1 + 1_197);
+    expect(await eventsOf(org.id)).toBe(1 + 1_197);
+    const listed = await server.rest('GET', '/v1/crm/contacts?limit=1', { key });
+    expect(listed.body.pagination.total).toBe(1 + 1_197);
+    const first = await server.rest('GET', '/v1/crm/contacts?email=many-2@example.test', { key });
+    expect(first.body.data.map((row: Row) => row.firstName)).toEqual(['N2']);
+  });
+
+  it("each row's event is its record as GET shows it, by the caller, in file order, to webhooks and the change feed", async () => {
+    const { key } = await tenant();
+    const receiver = await receivers();
+    const hook = await server.rest('POST', '/v1/webhooks', {
+      key,
+      body: { url: receiver.url, events: ['contact.created'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const direct = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'direct@example.test' } });
+    const file =
+      'email,firstName,tags\r\nb1@example.test,B1,"[""x""]"\r\nb2@example.test,B2,\r\nb3@example.test,B3,\r\n';
+    const done = await imported(key, 'resource=contacts', file);
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 3 });
+
+    const feed = await server.rest('GET', '/v1/changes?resources=contacts', { key });
+    const changes = feed.body.data as { id: string; operation: string; object: Row; actor: Row }[];
+    expect(changes.map((change) => [change.operation, change.object.email])).toEqual([
+      ['created', 'direct@example.test'],
+      ['created', 'b1@example.test'],
+      ['created', 'b2@example.test'],
+      ['created', 'b3@example.test'],
+    ]);
+    for (const change of changes.slice(1)) {
+      expect(change.actor).toEqual(changes[0]!.actor);
+      const shown = await server.rest('GET', `/v1/crm/contacts/${change.id}`, { key });
+      expect(change.object).toEqual(shown.body);
+    }
+    expect(changes[1]!.object).toMatchObject({ firstName: 'B1', tags: ['x'], company: null });
+    const deliveries = await receiver.waitFor(4, 20_000);
+    const delivered = deliveries.map((delivery) => JSON.parse(delivery.body) as { data: { object: Row } });
+    expect(delivered.map((body) => body.data.object.email).sort()).toEqual(
+      ['b1@example.test', 'b2@example.test', 'b3@example.test', 'direct@example.test'].sort(),
+    );
+    expect(direct.status).toBe(201);
+  });
+
+  it('atomic: a clash in the bulk write rolls back every row, events included, and lists the clash', async () => {
+    const { org, key } = await tenant();
+    await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'kept@example.test' } });
+    const [contactsBefore, eventsBefore] = [await contactsOf(org.id), await eventsOf(org.id)];
+    const file = 'email\r\nfresh1@example.test\r\nkept@example.test\r\nfresh2@example.test\r\nfresh1@example.test\r\n';
+    const done = await imported(key, 'resource=contacts&atomic=true', file);
+    expect(done).toMatchObject({ status: 'failed', rowsCreated: 0, rowsRefused: 2 });
+    expect((done.errors as Row[]).map((error) => [error.row, error.code, error.field])).toEqual([
+      [2, 'CONFLICT', 'email'],
+      [4, 'CONFLICT', 'email'],
+    ]);
+    expect(await contactsOf(org.id)).toBe(contactsBefore);
+    expect(await eventsOf(org.id)).toBe(eventsBefore);
+    const dry = await imported(key, 'resource=contacts&dryRun=true', file);
+    expect(dry).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 2 });
+    expect(await contactsOf(org.id)).toBe(contactsBefore);
+  });
+
+  it('upsert: a key repeated in the batch updates the record its first row made; a refused first row leaves it free', async () => {
+    const { key } = await tenant();
+    const file = [
+      { email: 'rep@example.test', firstName: 'One' },
+      { email: 'REP@example.test', lastName: 'Two' },
+      { email: 'free@example.test', paymentTermsDays: 9999 },
+      { email: 'free@example.test', firstName: 'Free' },
+      { email: 'rep@example.test', company: 'Three' },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const done = await imported(key, 'resource=contacts&format=ndjson&mode=upsert&key=email', file, NDJSON);
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 2, rowsUpdated: 2, rowsRefused: 1 });
+    expect((done.errors as Row[]).map((error) => [error.row, error.field])).toEqual([[3, 'paymentTermsDays']]);
+    const rep = (await server.rest('GET', '/v1/crm/contacts?email=rep@example.test', { key })).body.data[0] as Row;
+    expect(rep).toMatchObject({ firstName: 'One', lastName: 'Two', company: 'Three' });
+    const free = (await server.rest('GET', '/v1/crm/contacts?email=free@example.test', { key })).body.data[0] as Row;
+    expect(free).toMatchObject({ firstName: 'Free', paymentTermsDays: null });
+    const events = await pool.query<{ type: string }>(
+      `select type from "Event" where data->'object'->>'id' = $1 order by "createdAt", id`,
+      [rep.id],
+    );
+    expect(events.rows.map((row) => row.type)).toEqual(['contact.created', 'contact.updated', 'contact.updated']);
+  });
+
+  it("deals: a reference that is not the organization's and a stage a deal cannot start in are the API's 400s", async () => {
+    const { key } = await tenant();
+    const contact = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'owner@example.test' } });
+    const stranger = await tenant();
+    const foreign = await server.rest('POST', '/v1/crm/contacts', {
+      key: stranger.key,
+      body: { email: 'foreign@example.test' },
+    });
+    const rows = [
+      { title: 'Good', currency: 'eur', contactId: contact.body.id },
+      { title: 'Foreign', currency: 'EUR', contactId: foreign.body.id },
+      { title: 'Won', currency: 'EUR', stage: 'won' },
+      { title: 'No contact', currency: 'USD', amount: 500 },
+    ];
+    const direct = await Promise.all(
+      rows.slice(1, 3).map((body) => server.rest('POST', '/v1/crm/deals', { key, body })),
+    );
+    expect(direct.map((res) => res.status)).toEqual([400, 400]);
+    const done = await imported(
+      key,
+      'resource=deals&format=ndjson',
+      rows.map((row) => JSON.stringify(row)).join('\n'),
+      NDJSON,
+    );
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 2 });
+    expect(done.errors).toEqual(
+      direct.map((res, i) => ({
+        row: i + 2,
+        code: 'VALIDATION_ERROR',
+        field: res.body.error.field,
+        message: res.body.error.message,
+      })),
+    );
+    const deals = await server.rest('GET', '/v1/crm/deals?sort=createdAt', { key });
+    expect(deals.body.data.map((deal: Row) => [deal.title, deal.stage, deal.contactId, deal.currency])).toEqual([
+      ['Good', 'lead', contact.body.id, 'EUR'],
+      ['No contact', 'lead', null, 'USD'],
+    ]);
+  });
+
+  it('holidays: a clash on a date field is named as the API names it', async () => {
+    const { key } = await tenant(['hr:read', 'hr:write']);
+    const older = await server.rest('POST', '/v1/hr/holidays', { key, body: { date: '2031-01-01', name: 'New year' } });
+    expect(older.status, older.text).toBe(201);
+    const taken = await server.rest('POST', '/v1/hr/holidays', { key, body: { date: '2031-01-01', name: 'Again' } });
+    expect(taken.status).toBe(409);
+    const file = 'date,name\r\n2031-01-01,Again\r\n2031-05-01,May day\r\n2031-05-01,Twice\r\n2031-12-25,Christmas\r\n';
+    const done = await imported(key, 'resource=holidays', file);
+    const conflict = { code: 'CONFLICT', field: taken.body.error.field, message: taken.body.error.message };
+    expect(done).toMatchObject({ status: 'completed', rowsCreated: 2, rowsRefused: 2 });
+    expect(done.errors).toEqual([
+      { row: 1, ...conflict },
+      { row: 3, ...conflict },
+    ]);
+  });
+
+  it('prunes imports that ended more than IMPORT_RETENTION_DAYS ago; a running one stays however old', async () => {
+    const { key } = await tenant();
+    const old = await imported(key, 'resource=contacts', 'email\r\nold@example.test\r\n');
+    const fresh = await imported(key, 'resource=contacts', 'email\r\nfresh@example.test\r\n');
+    const stuck = await imported(key, 'resource=contacts', 'email\r\nstuck@example.test\r\n');
+    const days = server.config.importRetentionDays + 1;
+    await pool.query(
+      `update "Import" set "createdAt" = now() - make_interval(days => $2), "completedAt" = now() - make_interval(days => $2)
+       where id = $1`,
+      [old.id, days],
+    );
+    await pool.query(
+      `update "Import" set status = 'running', "createdAt" = now() - make_interval(days => $2), "completedAt" = null
+       where id = $1`,
+      [stuck.id, days],
+    );
+    const pruned = await prune({ pool, config: server.config });
+    expect(pruned.imports).toBeGreaterThanOrEqual(1);
+    expect((await server.rest('GET', `/v1/imports/${String(old.id)}`, { key })).status).toBe(404);
+    expect((await server.rest('GET', `/v1/imports/${String(fresh.id)}`, { key })).status).toBe(200);
+    expect((await server.rest('GET', `/v1/imports/${String(stuck.id)}`, { key })).status).toBe(200);
+    await pool.query(`update "Import" set status = 'completed', "completedAt" = now() where id = $1`, [stuck.id]);
   });
 });
 

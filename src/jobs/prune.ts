@@ -2,7 +2,7 @@
 // EVENT_RETENTION_DAYS, delivery logs older than WEBHOOK_DELIVERY_RETENTION_DAYS,
 // Idempotency-Keys past their 24 hours, and OAuth codes, tokens and sign-in
 // sessions a day after they expired, webhook secrets whose rotation grace
-// period is over, changes older than CHANGE_RETENTION_DAYS (recording how far, for 410 CURSOR_EXPIRED), and exports older than EXPORT_RETENTION_DAYS (their file first). Deletes in batches so that no statement holds many locks or runs long.
+// period is over, changes older than CHANGE_RETENTION_DAYS (recording how far, for 410 CURSOR_EXPIRED), exports older than EXPORT_RETENTION_DAYS (their file first), and imports that ended more than IMPORT_RETENTION_DAYS ago. Deletes in batches so that no statement holds many locks or runs long.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -15,7 +15,10 @@ const IDEMPOTENCY_KEEP_HOURS = 24;
 
 export interface PruneDependencies {
   pool: pg.Pool;
-  config: Pick<Config, 'eventRetentionDays' | 'changeRetentionDays' | 'exportRetentionDays' | 'webhooks'>;
+  config: Pick<
+    Config,
+    'eventRetentionDays' | 'changeRetentionDays' | 'exportRetentionDays' | 'importRetentionDays' | 'webhooks'
+  >;
   logger: Logger;
 }
 
@@ -31,6 +34,8 @@ export interface Pruned {
   exports: number;
   /** Changes of the feed past CHANGE_RETENTION_DAYS. */
   changes: number;
+  /** Imports that ended (completed or failed) more than IMPORT_RETENTION_DAYS ago. */
+  imports: number;
 }
 
 /** Kept a day past expiry, so a late reuse of a code or refresh token is still recognised (and revokes its grant). */
@@ -60,6 +65,7 @@ export async function prune({ pool, config }: Omit<PruneDependencies, 'logger'>)
   );
   return {
     exports: await expiredExports(pool, config.exportRetentionDays),
+    imports: await expiredImports(pool, config.importRetentionDays),
     oauth,
     webhookSecrets: expiredSecrets.rowCount ?? 0,
     events: await olderThan('Event', 'createdAt', config.eventRetentionDays * 24),
@@ -110,6 +116,27 @@ async function expiredExports(pool: pg.Pool, days: number): Promise<number> {
   }
   const { rowCount } = await pool.query(`delete from "Export" where id in (${expired})`, [days]);
   return rowCount ?? 0;
+}
+
+/**
+ * Deletes imports that ended (completed or failed) more than `days` ago, BATCH at a
+ * time; a queued or running one stays, however old. Their files went when they
+ * ended (a chunk left by any other path goes with its import: FK cascade).
+ * createdAt precedes completedAt, so its index narrows the scan.
+ */
+async function expiredImports(pool: pg.Pool, days: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await pool.query(
+      `delete from "Import" where id = any (array(
+         select id from "Import" where "createdAt" < now() - make_interval(days => $1)
+           and status in ('completed', 'failed') and "completedAt" < now() - make_interval(days => $1)
+         limit ${BATCH}))`,
+      [days],
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < BATCH) return total;
+  }
 }
 
 export function pruneTask(deps: PruneDependencies): Task {

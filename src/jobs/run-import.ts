@@ -21,7 +21,7 @@ import { sqlSelectOf } from '../graphql/kit/fields.js';
 import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
 import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
 import { newId } from '../ids.js';
-import { applyBatch, type ImportPlan, type RowRefusal } from '../imports/apply.js';
+import { applyBatch, readBatch, type ImportPlan, type ReadBatch, type RowRefusal } from '../imports/apply.js';
 import { importables } from '../imports/importable.js';
 import { fileRecords, UnreadableFile, type FileRecord, type ImportFormat } from '../imports/records.js';
 import type { Logger } from '../logger.js';
@@ -133,6 +133,8 @@ export async function runImport(pool: pg.Pool, importId: string, batchRows = IMP
   const ignore = () => {};
   client.on('error', ignore);
   let healthy = true;
+  // The batch being written, while the next is read (below).
+  let writing: Promise<void> = Promise.resolve();
   try {
     if (single) await client.query('begin');
     const progress = (db: pg.Pool | pg.PoolClient, refused: RowRefusal[]) => {
@@ -146,10 +148,10 @@ export async function runImport(pool: pg.Pool, importId: string, batchRows = IMP
         JSON.stringify(refused.slice(0, kept)),
       ]);
     };
-    const apply = async (batch: FileRecord[]) => {
+    const apply = async (batch: ReadBatch) => {
       if (!single) await client.query('begin');
       const result = await applyBatch(client, plan, batch);
-      tally.processed += batch.length;
+      tally.processed += batch.records.length;
       tally.created += result.created;
       tally.updated += result.updated;
       tally.refused += result.refused.length;
@@ -160,17 +162,27 @@ export async function runImport(pool: pg.Pool, importId: string, batchRows = IMP
         await client.query('commit');
       }
     };
+    // One batch is written while the next is read and checked: the database and the worker's
+    // JavaScript work at once. Batches are still written one after another on the one connection.
+    const next = async (batch: FileRecord[]) => {
+      const read = readBatch(plan, batch);
+      await writing;
+      writing = apply(read);
+      // Its failure is thrown where it is awaited: before the next batch, or at the end.
+      writing.catch(() => {});
+    };
     let batch: FileRecord[] = [];
     let seen = 0;
     for await (const record of records()) {
       if (++seen <= tally.processed) continue;
       batch.push(record);
       if (batch.length >= batchRows) {
-        await apply(batch);
+        await next(batch);
         batch = [];
       }
     }
-    if (batch.length) await apply(batch);
+    if (batch.length) await next(batch);
+    await writing;
 
     if (row.atomic && !row.dryRun && tally.refused > 0) {
       await client.query('rollback');
@@ -191,6 +203,8 @@ export async function runImport(pool: pg.Pool, importId: string, batchRows = IMP
     }
     return true;
   } catch (error) {
+    // A file that stops reading while a batch is written: that batch ends first, on its own.
+    await writing.catch(() => {});
     await client.query('rollback').catch(() => (healthy = false));
     throw error;
   } finally {

@@ -24,6 +24,7 @@ import {
   deleteRecord,
   inTransaction,
   insertRecord,
+  insertRecords,
   NOW,
   selectRecord,
   updateRecord,
@@ -118,7 +119,8 @@ export class ResourceService<T extends { id: string }> {
     });
   }
 
-  async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
+  /** A create's checks that need no database, and the new record's values (its id among them). */
+  private createValuesOf(principal: Principal, input: unknown, parsed: boolean): Record<string, unknown> {
     const { resource } = this;
     const declared = resource.input!;
     const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
@@ -130,6 +132,13 @@ export class ResourceService<T extends { id: string }> {
     };
     this.requireWellFormedReferences(values);
     resource.rules?.check?.(values);
+    return values;
+  }
+
+  async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
+    const { resource } = this;
+    const declared = resource.input!;
+    const values = this.createValuesOf(principal, input, parsed);
     const { organizationId } = principal;
     const actor = actorOf(principal);
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created.type }] : [];
@@ -159,6 +168,142 @@ export class ResourceService<T extends { id: string }> {
     } catch (error) {
       throw this.refusal(error) ?? error;
     }
+  }
+
+  /**
+   * Many creates at once, each as `create` would make it (the same checks,
+   * values, events and 409s), written by one statement per chunk of rows
+   * (store.ts insertRecords) instead of one each: for bulk writers (imports).
+   * Only for a resource whose create has no rules that read or write the
+   * database (`createsInBulk`); the others' creates run one by one. Answers, per
+   * input in order, the new record's id or the DomainError `create` would
+   * throw. Run it in a transaction: the references it checks stay locked until
+   * commit. A refusal of the database other than a unique field (a check
+   * constraint) throws for the whole call.
+   */
+  async createMany(principal: Principal, inputs: readonly unknown[], parsed = false): Promise<CreateOutcome[]> {
+    return this.writeCreates(this.checkCreates(principal, inputs, parsed));
+  }
+
+  /**
+   * createMany's first half, which needs no database: each input validated as
+   * `create` does, with its new id. A bulk writer checks the next batch while
+   * the database writes this one.
+   */
+  checkCreates(principal: Principal, inputs: readonly unknown[], parsed = false): CheckedCreates {
+    if (!createsInBulk(this.resource as Resource)) {
+      throw new Error(`${this.label}'s create has rules: create one by one`);
+    }
+    const entries = inputs.map((input): CheckedCreate => {
+      try {
+        return { input, values: this.createValuesOf(principal, input, parsed) };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return { input, refusal: error };
+      }
+    });
+    return { principal, parsed, entries };
+  }
+
+  /** createMany's second half: writes the checked creates (see createMany). */
+  async writeCreates({ principal, parsed, entries }: CheckedCreates): Promise<CreateOutcome[]> {
+    const { resource } = this;
+    const outcomes: CreateOutcome[] = new Array(entries.length);
+    const pending: { at: number; values: Record<string, unknown> }[] = [];
+    entries.forEach(({ values, refusal }, at) => {
+      if (values) pending.push({ at, values });
+      else outcomes[at] = { refusal: refusal! };
+    });
+    const rules = ruleContextOf(this.db.pool, principal);
+    const missing = await this.missingReferences(
+      rules,
+      pending.map(({ values }) => values),
+    );
+    const writable = pending.filter(({ at, values }) => {
+      const refusal = missing(values);
+      if (refusal) outcomes[at] = { refusal };
+      return !refusal;
+    });
+    const declared = resource.input!;
+    const inserted = await insertRecords(this.db.pool, resource, {
+      organizationId: principal.organizationId,
+      rows: writable.map(({ values }) => storedColumns(declared.fields, values)),
+      ...(resource.events?.created && { event: resource.events.created.type }),
+      actor: actorOf(principal),
+    });
+    const skipped = writable.filter(({ at, values }) => {
+      const id = values.id as string;
+      if (inserted.has(id)) outcomes[at] = { id };
+      return !inserted.has(id);
+    });
+    const clashes = await this.uniqueClashes(
+      principal.organizationId,
+      skipped.map(({ values }) => values),
+    );
+    for (const { at, values } of skipped) {
+      const clash = clashes(values);
+      if (clash) {
+        outcomes[at] = { refusal: clash };
+        continue;
+      }
+      // Skipped for no declared unique field (what it clashed with has gone since): `create` says what happens.
+      try {
+        outcomes[at] = { id: (await this.create(principal, entries[at]!.input, parsed)).id };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        outcomes[at] = { refusal: error };
+      }
+    }
+    return outcomes;
+  }
+
+  /**
+   * For a batch of new records: which reference does each name that is not a
+   * record of the organization (a 400 as `create`'s), one query per reference
+   * field; those found stay locked (KEY SHARE) until commit.
+   */
+  private async missingReferences(rules: RuleContext, records: Record<string, unknown>[]) {
+    const references = Object.entries(this.resource.references);
+    const found = new Map<string, Set<string>>();
+    for (const [field, { target }] of references) {
+      const ids = [...new Set(records.map((values) => values[field]).filter((id) => typeof id === 'string'))];
+      if (!ids.length) continue;
+      const rows = await rules.query<{ id: string }>(
+        `select id from "${target.table}" where id = any($1) and "organizationId" = $2 for key share`,
+        [ids, rules.organizationId],
+      );
+      found.set(field, new Set(rows.map(({ id }) => id)));
+    }
+    return (values: Record<string, unknown>): DomainError | undefined => {
+      for (const [field, { target }] of references) {
+        const id = values[field];
+        if (typeof id === 'string' && !found.get(field)?.has(id)) return unknownReference(field, target);
+      }
+      return undefined;
+    };
+  }
+
+  /**
+   * For records a bulk insert skipped: the unique field each clashed on (its
+   * value now taken: by an older record or an earlier row of the batch), as the
+   * 409 `create` answers, checking the fields in their declared order.
+   */
+  private async uniqueClashes(organizationId: string, records: Record<string, unknown>[]) {
+    const taken = new Map<string, Set<string>>();
+    const unique = Object.entries(this.resource.unique ?? {});
+    for (const [field] of unique) {
+      const values = [...new Set(records.map((values) => values[field]).filter((value) => value != null))];
+      if (!values.length) continue;
+      const { rows } = await this.db.pool.query<{ value: string }>(
+        `select "${field}"::text as value from "${this.resource.table}" where "organizationId" = $1 and "${field}" = any($2)`,
+        [organizationId, values],
+      );
+      taken.set(field, new Set(rows.map(({ value }) => value)));
+    }
+    return (values: Record<string, unknown>): DomainError | undefined => {
+      const clash = unique.find(([field]) => values[field] != null && taken.get(field)?.has(String(values[field])));
+      return clash && new DomainError('CONFLICT', clash[1], clash[0]);
+    };
   }
 
   /**
@@ -364,6 +509,33 @@ export class ResourceService<T extends { id: string }> {
     }
     return undefined;
   }
+}
+
+/** Creates checked without the database (checkCreates), for writeCreates. */
+export interface CheckedCreates {
+  principal: Principal;
+  parsed: boolean;
+  entries: readonly CheckedCreate[];
+}
+
+/** An input, and its new record's values or why `create` would refuse it. */
+interface CheckedCreate {
+  input: unknown;
+  values?: Record<string, unknown>;
+  refusal?: DomainError;
+}
+
+/** A create's outcome in `createMany`: the new record's id, or why it was refused. */
+export type CreateOutcome = { id: string; refusal?: undefined } | { id?: undefined; refusal: DomainError };
+
+/**
+ * Whether the resource's creates can be written many at once (createMany): its
+ * create has no rules that read or write the database (`rules.create`, such as
+ * an invoice's number, a payment's allocation; `afterCreate`, such as an
+ * employee's compensation). `rules.check` runs in JS, so it does not stop it.
+ */
+export function createsInBulk(resource: Resource): boolean {
+  return Boolean(resource.input) && !resource.rules?.create && !resource.rules?.afterCreate;
 }
 
 /** A 400 naming the field and what it should name: 'no contact with this id in the organization'. */

@@ -117,6 +117,71 @@ function insertStatement<T>({ table, type }: RecordTable<T>, insert: Insert) {
   return namedStatement(text, values);
 }
 
+export interface InsertMany {
+  organizationId: string;
+  /** Each record's column values (the same columns, in the same order), besides organizationId and the stamps. */
+  rows: Record<string, unknown>[];
+  /** The event each inserted record raises, if any (a create's). */
+  event?: EventType;
+  actor: Actor;
+}
+
+/** Rows a statement may take: PostgreSQL allows 65,535 parameters (a row takes one a column). */
+const MAX_PARAMETERS = 60_000;
+
+/**
+ * Inserts many records and each one's event, by one statement per chunk (the
+ * create's statement with many rows). A row that would break a unique
+ * constraint is skipped, not refused (ON CONFLICT DO NOTHING: against the
+ * table and against the rows before it): the answer is the ids inserted, and
+ * the caller names what the others clashed on. The events are written in the
+ * rows' order, each with its own id and the record's public object.
+ */
+export async function insertRecords<T>(db: Queryable, table: RecordTable<T>, insert: InsertMany): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  const [first] = insert.rows;
+  if (!first) return inserted;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / (Object.keys(first).length + 1)));
+  for (let at = 0; at < insert.rows.length; at += perStatement) {
+    const chunk = { ...insert, rows: insert.rows.slice(at, at + perStatement) };
+    const { rows } = await db.query<{ id: string }>(insertManyStatement(table, chunk));
+    for (const { id } of rows) inserted.add(id);
+  }
+  return inserted;
+}
+
+function insertManyStatement<T>({ table, type }: RecordTable<T>, insert: InsertMany): pg.QueryConfig {
+  const { values, param } = parameters();
+  const names = Object.keys(insert.rows[0]!);
+  const organization = param(insert.organizationId);
+  const tuples = insert.rows.map((row) => {
+    if (Object.keys(row).length !== names.length) throw new Error(`${table}: the rows of one insert differ in columns`);
+    return `(${[organization, ...names.map((name) => param(row[name]))].join(', ')}, now())`;
+  });
+  let events = '';
+  if (insert.event) {
+    const ids = param(insert.rows.map((row) => row.id));
+    const eventIds = param(insert.rows.map(() => newId('event')));
+    const [type, actorType, actorId] = [param(insert.event), param(insert.actor.type), param(insert.actor.id)];
+    events = `, raised as (
+      select * from unnest(${ids}::text[], ${eventIds}::text[]) with ordinality as raised(id, "eventId", n)
+    ), event as (
+      insert into "Event" (${EVENT_INSERT_COLUMNS})
+      select raised."eventId", ${organization}, ${type}, jsonb_build_object('object', to_jsonb(record)), ${actorType}, ${actorId}::text
+      from record join raised on raised.id = record.id order by raised.n
+    )`;
+  }
+  const text = `with record as (
+      insert into "${table}" (${['organizationId', ...names].map(quoted).join(', ')}, "updatedAt")
+      values ${tuples.join(', ')}
+      on conflict do nothing
+      returning ${sqlSelectOf(type, table)}
+    )${events}
+    select record.id from record`;
+  // Not a named statement: its text varies with the row count and would fill the names' cache.
+  return { text, values };
+}
+
 export interface Update {
   organizationId: string;
   id: string;

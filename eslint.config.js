@@ -63,7 +63,7 @@ const boundaries = BOUNDARIES.flatMap(({ from, forbid, why }) =>
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'src/generated', '.data', 'coverage'] },
+  { ignores: ['node_modules', 'dist', '.build', '.build.*', 'src/generated', '.data', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

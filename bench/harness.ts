@@ -99,6 +99,7 @@ export interface Server<N extends string = string> {
   /** Requests answered under load (warm-up included): a CPU profile's denominator. */
   served: number;
   pid: number;
+  child: ChildProcess;
 }
 
 export interface StartOptions {
@@ -132,7 +133,7 @@ export async function startServer<N extends string>(
       (response) => response.ok,
       () => false,
     );
-    if (ok) return { name, url, startupMs: Date.now() - spawnedAt, served: 0, pid: child.pid! };
+    if (ok) return { name, url, startupMs: Date.now() - spawnedAt, served: 0, pid: child.pid!, child };
   }
 }
 
@@ -147,9 +148,16 @@ export function cpuTimeMs(pid: number): number | undefined {
   }
 }
 
-/** The pids of a process and of every process it started, from /proc (empty where there is none). */
+/**
+ * The pids of a process and of every process it started, from /proc (empty where
+ * there is none), but PostgreSQL's: an embedded PostgreSQL (`npm start` without
+ * DATABASE_URL) is the database, which no server's figure counts (the benches give
+ * every server DATABASE_URL, so none of them starts one). What else a server starts
+ * for its own work (the dashboard's esbuild) is its memory, and is counted.
+ */
 function processTree(pid: number): number[] {
   try {
+    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') return [];
     const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
     );
@@ -160,8 +168,10 @@ function processTree(pid: number): number[] {
 }
 
 /**
- * Resident memory of a process and its children in MB: now (VmRSS) and the most
- * it has held (VmHWM), summed over the tree; undefined where there is no /proc.
+ * Resident memory of a process and its children (processTree) in MB: now (VmRSS)
+ * and the most each has held (VmHWM), summed over the tree; undefined where there is
+ * no /proc. The peak sums each process's own peak, which may not have been at once:
+ * an upper bound when there are children.
  */
 export function residentMemoryMb(pid: number): { now: number; peak: number } | undefined {
   let now = 0;

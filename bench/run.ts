@@ -526,7 +526,7 @@ async function main(): Promise<void> {
   }
   console.log(
     "CPU ms/req: the server process's CPU time (user + system, /proc) per request answered; " +
-      "RSS MB: its resident memory (with any child process) just after that scenario's load; " +
+      "RSS MB: its resident memory (its process and any it started but PostgreSQL: none in this bench) just after that scenario's load; " +
       "CPU vs baseline: that as a multiple of the minimal node:http baseline's",
   );
   const mb = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);

@@ -1,7 +1,8 @@
-// What dist/ was compiled from: a SHA-256 over every file under src/ and the
-// compiler settings, written to dist/.source-hash by `npm run build` and checked
-// by `npm run start:prod` (scripts/start-compiled.mjs), so compiled code older
-// than the sources is never served.
+// What a compiled copy of src/ was compiled from: a SHA-256 over every file under
+// src/ and the compiler settings, written to <dir>/.source-hash when it is built
+// and checked before it runs, so compiled code older than the sources is never
+// served. dist/: `npm run build`, checked by `npm run start:prod`
+// (scripts/start-compiled.mjs); .build/: `npm start`'s own (scripts/start.mjs).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = path.join(ROOT, 'dist');
-const STAMP = path.join(DIST, '.source-hash');
+const STAMP_FILE = '.source-hash';
 const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The files under `entry` (relative to ROOT), in a stable order. */
@@ -35,17 +36,20 @@ export function sourceHash() {
   return hash.digest('hex');
 }
 
-export function writeStamp() {
-  writeFileSync(STAMP, `${sourceHash()}\n`);
+/** `hash`: the sources' hash taken before compiling (sources changed meanwhile then read as stale). */
+export function writeStamp(dir = DIST, hash = sourceHash()) {
+  writeFileSync(path.join(dir, STAMP_FILE), `${hash}\n`);
 }
 
-/** Why dist/ must not be served, or undefined when it may. */
-export function staleReason() {
-  if (!existsSync(path.join(DIST, 'main.js'))) return 'dist/ holds no build';
+/** Why the compiled copy in `dir` must not be served, or undefined when it may. */
+export function staleReason(dir = DIST) {
+  const name = `${path.relative(ROOT, dir)}/`;
+  if (!existsSync(path.join(dir, 'main.js'))) return `${name} holds no build`;
   const current = sourceHash();
   if (current === undefined) return undefined;
-  const built = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : '';
-  return built === current ? undefined : 'dist/ was compiled from other sources than src/ holds now';
+  const stamp = path.join(dir, STAMP_FILE);
+  const built = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
+  return built === current ? undefined : `${name} was compiled from other sources than src/ holds now`;
 }
 
 // `clean` before tsc: no file of a deleted source stays in dist/; `write` after it.

@@ -5,7 +5,6 @@
 // cache it for good and a new bundle is a new URL.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { hashedAsset, madeOnce, type HashedAsset } from '../http/hashed-assets.js';
 
 export interface DashboardBundle {
@@ -31,6 +30,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 async function bundle(): Promise<DashboardBundle> {
   if (!ENTRY) throw new Error('the dashboard sources (src/dashboard/client) are missing');
+  // esbuild's API (and the esbuild process it starts) only once a page asks for the bundle.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [ENTRY],
     bundle: true,

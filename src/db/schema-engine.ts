@@ -9,6 +9,7 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
 import type * as SchemaEngineWasm from '@prisma/schema-engine-wasm';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { migrateWorkerSchema } from '../jobs/worker-schema.js';
+import { migrationsUpToDate } from './migrations-applied.js';
 import { primaryUrl } from './multi-host.js';
 
 const require = createRequire(import.meta.url);
@@ -102,10 +103,13 @@ export async function applyMigrations(url: string): Promise<string[]> {
   // A failover group's URL: migrate the primary of now (a failover meanwhile fails the start, which is retried).
   const connectionString = await primaryUrl(url);
   const migrationsList = await readMigrations();
-  const applied = await withSchemaEngine(connectionString, async (engine) => {
-    const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
-    return appliedMigrationNames;
-  });
+  // Up to date: the engine, which stays in the process once loaded, is not loaded.
+  const applied = (await migrationsUpToDate(connectionString, migrationsList))
+    ? []
+    : await withSchemaEngine(connectionString, async (engine) => {
+        const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+        return appliedMigrationNames;
+      });
   await migrateWorkerSchema(connectionString);
   return applied;
 }

@@ -5,6 +5,7 @@
 // Every refusal is an answer in GraphQL's shape, {errors: [{message, extensions: {code}}]},
 // with the status of the code (src/http/errors.ts); none is logged as a fault.
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -59,7 +60,9 @@ export async function createGraphQLHttp(
     // graphql-js's parser stops at this many tokens, before its recursion can go deep.
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: limitValidationRules(limits),
-    plugins: [limitsPlugin(limits), persistedQueryStatus, wouldRaise],
+    // Inline tracing serves federation subgraphs only (this schema is none); said here, Apollo
+    // does not load it and the usage-reporting protobuf code it brings (a few MB of heap).
+    plugins: [limitsPlugin(limits), persistedQueryStatus, wouldRaise, ApolloServerPluginInlineTraceDisabled()],
     allowBatchedHttpRequests: false,
     // Apollo's own CSRF check (a GET must carry a header no plain form or <img> can send):
     // the dashboard's X-CSRF-Token is such a header too.

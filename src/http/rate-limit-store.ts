@@ -7,7 +7,7 @@
 //
 // Two budgets live in the store: each credential's (key prefix `api`), and each
 // client address's for requests without a valid credential (prefix `anon`).
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { newPool } from '../db/multi-host.js';
 import { trackPoolClosing } from '../db/pool-closing.js';
 import { transactionPoolingClient } from '../db/transaction-pooling.js';
@@ -50,7 +50,7 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
   });
   if (options.redisUrl) {
-    const redis = connectRedis(options.redisUrl, options.onRedisAway);
+    const redis = await connectRedis(options.redisUrl, options.onRedisAway);
     const inRedis = (keyPrefix: string, points: number, duration?: number) =>
       new RateLimiterRedis({ ...budget(keyPrefix, points, duration), storeClient: redis });
     return {
@@ -104,7 +104,9 @@ export async function createRateLimitStore(options: RateLimitStoreOptions): Prom
  * reconnects by itself. It reports each change of reachability once, not every
  * failed reconnect.
  */
-function connectRedis(url: string, onAway?: (away: boolean, error?: Error) => void): Redis {
+async function connectRedis(url: string, onAway?: (away: boolean, error?: Error) => void): Promise<Redis> {
+  // Loaded only with REDIS_URL: a process without Redis holds none of the client's code.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
   let away: boolean | undefined;
   const report = (now: boolean, error?: Error) => {

@@ -37,7 +37,7 @@ import {
 import type { SharedRateLimiter } from '../http/rate-limit.js';
 import { parseInput, parseQuery } from '../validation.js';
 import type { OutageLog } from '../outage-log.js';
-import { prepareOperation, runOperation } from './execute.js';
+import { checkOperation, prepareOperation, runOperation, type PreparedOperation } from './execute.js';
 import { nextPageLink } from './next-page-link.js';
 import { buildOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import type { DirectRoute } from './direct-lane.js';
@@ -97,18 +97,23 @@ export function createRestRouter(deps: RestDependencies): Rest {
   const router = express.Router();
   const readJsonBody = jsonBodyReader(deps.bodyLimitBytes);
   const routes = servedRoutes(deps.schema, ROUTES);
-  const openApi = buildOpenApiDocument(routes, deps.publicUrl);
   // In the order the router tries them; the OpenAPI document stays Express's (no authentication).
   const tableRows: TableRow<DirectRoute>[] = [{ method: 'get', path: OPENAPI_PATH, value: undefined }];
 
-  router.get(OPENAPI_PATH, (_req, res) => void res.json(openApi));
+  // Built when first asked for: a few MB that most processes never serve.
+  let openApi: ReturnType<typeof buildOpenApiDocument> | undefined;
+  router.get(OPENAPI_PATH, (_req, res) => void res.json((openApi ??= buildOpenApiDocument(routes, deps.publicUrl))));
 
   const authenticated = authenticate(bearer(deps.credentials), deps.rateLimiter);
   router.use(authenticated);
 
   const methodsByPath = new Map<string, string[]>();
   for (const row of routes) {
-    const operation = prepareOperation(deps.schema, row.operation);
+    // Checked now (a wrong operation fails the start); compiled by graphql-jit on the route's first
+    // request: about 20 kB of generated code each, and a process serves few of its hundreds of routes.
+    checkOperation(deps.schema, row.operation);
+    let prepared: PreparedOperation | undefined;
+    const operation = () => (prepared ??= prepareOperation(deps.schema, row.operation));
     const hasBody = row.body !== undefined;
     methodsByPath.set(row.path, [...(methodsByPath.get(row.path) ?? []), row.method.toUpperCase()]);
 
@@ -120,7 +125,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
       const context = createContext(deps.services, principal);
       // Validated here with the service's own schema: the kit's services do not validate it again.
       if (body !== undefined || query !== undefined) context.restInput = { value: body ?? query, fixed };
-      const data = await runOperation(operation, variables, context);
+      const data = await runOperation(operation(), variables, context);
       return { status: row.status, body: row.status === 204 ? undefined : data };
     };
 
@@ -132,7 +137,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
         body: undefined,
       });
       const context = createContext(deps.services, principal);
-      const answer = await file.open(context, await runOperation(operation, variables, context));
+      const answer = await file.open(context, await runOperation(operation(), variables, context));
       res.statusCode = row.status;
       res.setHeader('Content-Type', answer.contentType);
       res.setHeader('Content-Disposition', `attachment; filename="${answer.filename.replace(/["\\\r\n]/g, '_')}"`);
@@ -179,7 +184,7 @@ export function createRestRouter(deps: RestDependencies): Rest {
           body: uploadedBody(req, upload.maxBytes(context)),
         });
         const variables = row.variables({ params: { id }, query, body: undefined });
-        sendJson(res, row.status, await runOperation(operation, variables, context));
+        sendJson(res, row.status, await runOperation(operation(), variables, context));
         deps.outages.passed();
       } catch (error) {
         // A body left unread cannot be skipped on this connection.

@@ -95,7 +95,8 @@ const wireValueSerializers = (schema: GraphQLSchema) =>
       .map((type) => [type.name, asStored]),
   );
 
-export function prepareOperation(schema: GraphQLSchema, source: string): PreparedOperation {
+/** The operation parsed and validated against the schema; throws if a route's operation is wrong. */
+export function checkOperation(schema: GraphQLSchema, source: string) {
   const document = parse(source);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`invalid REST operation ${source}: ${errors.map((e) => e.message).join('; ')}`);
@@ -104,7 +105,11 @@ export function prepareOperation(schema: GraphQLSchema, source: string): Prepare
   if (selections.length !== 1 || selections[0]!.kind !== 'Field') {
     throw new Error(`a REST operation selects exactly one root field: ${source}`);
   }
-  const field = selections[0]!;
+  return { document, operation, field: selections[0]! };
+}
+
+export function prepareOperation(schema: GraphQLSchema, source: string): PreparedOperation {
+  const { document, operation, field } = checkOperation(schema, source);
   const compiled = compileQuery(schema, document, undefined, { customSerializers: wireValueSerializers(schema) });
   if (!isCompiledQuery(compiled)) throw new Error(`cannot compile REST operation ${source}`);
   const rootField = field.alias?.value ?? field.name.value;

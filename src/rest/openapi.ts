@@ -351,6 +351,8 @@ const documentOperation = {
 };
 
 export function buildOpenApiDocument(routes: RestRoute[], publicUrl: string) {
+  // A response schema made on first read (the events') registers its components: read them all first.
+  for (const row of routes) void row.response;
   const registered = z.toJSONSchema(z.globalRegistry, {
     io: 'output',
     unrepresentable: 'any',

@@ -73,6 +73,28 @@ function fixedMessagesOf(row: RestRoute, role: BodyRole, readOnly: string[], cre
   return Object.fromEntries(readOnly.map((field) => [field, row.actionOnly?.[field] ?? why(field)]));
 }
 
+/** A copy of the row whose getters run once, when first read (then the value is kept). */
+function withLazyGetters(row: RestRoute): RestRoute {
+  const copy = {} as RestRoute;
+  for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(row))) {
+    const read = descriptor.get;
+    if (!read) {
+      Object.defineProperty(copy, key, descriptor);
+      continue;
+    }
+    Object.defineProperty(copy, key, {
+      configurable: true,
+      enumerable: descriptor.enumerable,
+      get() {
+        const value: unknown = read.call(row);
+        Object.defineProperty(copy, key, { value, enumerable: descriptor.enumerable, writable: true });
+        return value;
+      },
+    });
+  }
+  return copy;
+}
+
 export function servedRoutes(schema: GraphQLSchema, rows: readonly RestRoute[]): ServedRoute[] {
   return rows.map((row) => {
     // An upload's body is its file, not JSON.
@@ -82,13 +104,15 @@ export function servedRoutes(schema: GraphQLSchema, rows: readonly RestRoute[]):
     // An update's read-only fields that its create takes are fixed at creation (a payroll run's period).
     const create = rows.find((other) => other.method === 'post' && `${other.path}/:id` === row.path);
     const createFields = new Set(role === 'update' ? fieldsOf(create?.body) : []);
-    return {
-      ...row,
+    // The row copied with its getters: a response schema made on demand (the events' payloads, a
+    // few MB of zod objects) is made when the OpenAPI document asks for it, not at every start.
+    const served = withLazyGetters(row);
+    return Object.assign(served, {
       scope: rootFieldScope(schema, row.operation),
       body,
       role,
       readOnly,
       fixedMessages: role ? fixedMessagesOf(row, role, readOnly, createFields) : {},
-    };
+    });
   });
 }

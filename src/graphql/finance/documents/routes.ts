@@ -21,7 +21,6 @@ import {
   type FinanceDocument,
   type InvoiceRecord,
 } from './document.js';
-import { renderDocument } from './render.js';
 
 export const PDF = 'application/pdf';
 
@@ -82,6 +81,8 @@ export function documentRoute<R extends { id: string; number: string | null }>(
       contentTypes: [PDF],
       async open(ctx, data): Promise<FileAnswer> {
         const record = data as R;
+        // pdfkit and the fonts (a few MB of code and tables) load with the first document printed.
+        const { renderDocument } = await import('./render.js');
         const pdf = await renderDocument(await options.document(ctx, record));
         // A draft credit note has no number yet: draft-crn_….pdf.
         const filename = pdfFileName(record.number ?? `draft-${record.id}`);

@@ -386,6 +386,7 @@ function ruleContextOf(db: Queryable, principal: Principal): RuleContext {
     organizationId: principal.organizationId,
     actor: actorOf(principal),
     ...(principal.userId && { userId: principal.userId }),
-    query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
+    query: async <R extends object>(text: string, values: unknown[], options?: { prepared?: boolean }) =>
+      (await db.query<R>(options?.prepared ? namedStatement(text, values) : { text, values })).rows,
   };
 }

@@ -99,7 +99,7 @@ export async function insertRecordFromRule<T extends object>(
   const { organizationId, actor } = rules;
   const values = { id: newIdWith(resource.idPrefix), ...insert.values };
   const { text, values: parameters } = insertStatement(resource, { ...insert, values, organizationId, actor });
-  return (await rules.query<T & object>(text, parameters as unknown[]))[0]!;
+  return (await rules.query<T & object>(text, parameters as unknown[], { prepared: true }))[0]!;
 }
 
 function insertStatement<T>({ table, type }: RecordTable<T>, insert: Insert) {
@@ -148,7 +148,7 @@ export async function updateRecordFromRule<T extends object>(
   for (const { type } of update.events) requireDeclaredEvent(resource as Resource, type);
   const { organizationId, actor } = rules;
   const { text, values } = updateStatement(resource, { ...update, organizationId, actor });
-  return (await rules.query<T & object>(text, values as unknown[]))[0];
+  return (await rules.query<T & object>(text, values as unknown[], { prepared: true }))[0];
 }
 
 function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {

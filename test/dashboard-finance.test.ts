@@ -332,17 +332,24 @@ describe.runIf(runInBrowser)('the accountant in chromium', { timeout: 180_000 },
     await page.getByRole('button', { name: 'Record payment' }).click();
     await page.getByRole('heading', { name: 'Record payment' }).waitFor();
     expect(await page.getByLabel('Amount').inputValue()).toBe('345.10'); // the amount due
+    // Before saving, what the payment would raise (a dry run of the same mutation): all that is due settles it.
+    const wouldRaise = (text: RegExp) => page.getByRole('status').filter({ hasText: text });
+    await wouldRaise(/^This will raise .*invoice\.paid/).waitFor();
+    expect(await wouldRaise(/This will raise/).getAttribute('aria-live')).toBe('polite');
+    await screenshot(page, 'finance-record-payment');
     await page.getByLabel('Amount').fill('100.00');
+    await wouldRaise(/^This will raise payment\.received\.$/).waitFor();
     await page.getByLabel('Method').selectOption('card');
     await page.getByLabel('Reference').fill('First part');
     await expectAccessible(page, 'record payment form');
     await page.getByRole('button', { name: 'Save payment' }).click();
     const due = page.getByRole('table', { name: 'Totals' }).locator('tr', { hasText: 'Amount due' });
     await due.filter({ hasText: eur(24510) }).waitFor();
-    expect(await invoice(id)).toMatchObject({ status: 'open', amountPaid: 10000, amountDue: 24510 });
+    expect(await invoice(id)).toMatchObject({ status: 'open', amountPaid: 10000, amountDue: 24510 }); // the previews kept nothing
 
     await page.getByRole('button', { name: 'Record payment' }).click();
     expect(await page.getByLabel('Amount').inputValue()).toBe('245.10');
+    await wouldRaise(/^This will raise .*invoice\.paid/).waitFor();
     await page.getByRole('button', { name: 'Save payment' }).click();
     await page.locator('.badge', { hasText: 'Paid' }).waitFor();
     expect(await invoice(id)).toMatchObject({ status: 'paid', amountPaid: 34510, amountDue: 0 });

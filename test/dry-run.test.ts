@@ -58,6 +58,9 @@ function normalised(value: unknown, ids = new Map<string, string>(), field = '')
   return value;
 }
 
+const pick = (object: Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, object[name]]));
+
 const wouldRaise = (res: TestResponse) =>
   (res.headers.get('would-raise') ?? '')
     .split(',')
@@ -240,6 +243,44 @@ describe('GraphQL', () => {
     );
     expect(real.errors).toBeUndefined();
     expect(real.body.extensions?.wouldRaise).toBeUndefined();
+    expect(normalised(real.data)).toEqual(normalised(dry.data));
+  });
+
+  it('answers a payment that settles an invoice as REST does: the same Would-Raise, the same object, nothing kept', async () => {
+    const home = await server.org();
+    const key = await home.key(['finance:read', 'finance:write', 'crm:write']);
+    const contact = await server.rest('POST', '/v1/crm/contacts', { key, body: { email: 'payer@example.test' } });
+    const invoice = await server.rest('POST', '/v1/finance/invoices', {
+      key,
+      body: {
+        contactId: contact.body.id,
+        currency: 'EUR',
+        lines: [{ description: 'Work', quantity: 1, unitAmount: 900 }],
+      },
+    });
+    expect((await server.rest('POST', `/v1/finance/invoices/${invoice.body.id}/open`, { key })).status).toBe(200);
+    const input = { invoiceId: invoice.body.id, amount: 900, currency: 'EUR', method: 'card', reference: 'R-1' };
+    const fields = 'id invoiceId amount currency method reference receivedAt createdAt';
+    const createPayment = `mutation($input: CreatePaymentInput!) { createPayment(input: $input) { ${fields} invoice { status amountDue } } }`;
+
+    const before = await databaseState();
+    const viaRest = await server.rest('POST', '/v1/finance/payments', { key, body: input, headers: DRY_RUN });
+    const dry = await server.gql(createPayment, { input }, { key, headers: DRY_RUN });
+    expect(await databaseState()).toEqual(before);
+    expect(dry.errors).toBeUndefined();
+    expect(viaRest.status, viaRest.text).toBe(201);
+    expect(dry.headers.get('preference-applied')).toBe(viaRest.headers.get('preference-applied'));
+    expect([...wouldRaise(dry)].sort()).toEqual(['invoice.paid', 'payment.received']);
+    expect(wouldRaise(dry)).toEqual(wouldRaise(viaRest));
+    expect(dry.body.extensions.wouldRaise).toEqual(wouldRaise(viaRest));
+    const { invoice: settled, ...payment } = dry.data.createPayment;
+    expect(settled).toEqual({ status: 'paid', amountDue: 0 });
+    expect(normalised(payment)).toEqual(normalised(pick(viaRest.body, fields.split(' '))));
+
+    const events = await eventIds(home.id);
+    const real = await server.gql(createPayment, { input }, { key });
+    expect(real.errors).toBeUndefined();
+    expect(await raisedSince(home.id, events)).toEqual(dry.body.extensions.wouldRaise);
     expect(normalised(real.data)).toEqual(normalised(dry.data));
   });
 

@@ -7,7 +7,7 @@ import { DomainError } from '../errors.js';
 import { missingScope } from '../graphql/auth-checker.js';
 import { cataloguedEvent, readableEventTypes, visibleEventData } from '../events/catalogue.js';
 import type { EventType } from '../events/event.js';
-import { decodeChangeCursor, encodeChangeCursor } from './cursor.js';
+import { checkCursorResources, cursorResources, decodeChangeCursor, encodeChangeCursor } from './cursor.js';
 import type { ChangeNotifier } from './notifier.js';
 import { changeKinds, changeResourceNames, type ChangeOperation } from './resources.js';
 
@@ -69,7 +69,13 @@ export class ChangeFeed {
 
   async read(principal: Principal, request: ChangeRequest): Promise<ChangePage> {
     const types = this.typesFor(principal, request.resources);
-    const after = request.after === undefined ? 0n : decodeChangeCursor(principal.organizationId, request.after);
+    const resources = cursorResources(request.resources);
+    let after = 0n;
+    if (request.after !== undefined) {
+      const cursor = decodeChangeCursor(principal.organizationId, request.after);
+      checkCursorResources(cursor, resources);
+      after = cursor.position;
+    }
     const limit = request.limit ?? CHANGE_LIMIT_DEFAULT;
     if (!Number.isInteger(limit) || limit < 1 || limit > CHANGE_LIMIT_MAX) {
       throw new DomainError('VALIDATION_ERROR', `'limit': must be 1 to ${CHANGE_LIMIT_MAX}`, 'limit');
@@ -80,7 +86,7 @@ export class ChangeFeed {
     }
     const deadline = Date.now() + wait * 1000;
     for (;;) {
-      const page = await this.readOnce(principal, types, after, limit);
+      const page = await this.readOnce(principal, types, resources, after, limit);
       const remaining = deadline - Date.now();
       if (page.data.length || remaining <= 0 || !types.length) return page;
       await (this.notifier
@@ -92,6 +98,9 @@ export class ChangeFeed {
   /** The event types to read: those of the resources asked for (all when none), each needing its list's scope. */
   private typesFor(principal: Principal, resources: string[] | undefined): string[] {
     const known = changeResourceNames();
+    if (resources && !resources.length) {
+      throw new DomainError('VALIDATION_ERROR', `'resources': name at least one of ${known.join(', ')}`, 'resources');
+    }
     const unknown = resources?.find((name) => !known.includes(name));
     if (unknown !== undefined) {
       throw new DomainError(
@@ -110,7 +119,14 @@ export class ChangeFeed {
     return types;
   }
 
-  private async readOnce(principal: Principal, types: string[], after: bigint, limit: number): Promise<ChangePage> {
+  /** One page; its cursors are bound to `resources` (what it read: it passes other resources' changes). */
+  private async readOnce(
+    principal: Principal,
+    types: string[],
+    resources: string[] | undefined,
+    after: bigint,
+    limit: number,
+  ): Promise<ChangePage> {
     await sequenceChanges(this.pool);
     // One statement, one snapshot: the page, the head and the horizon agree.
     const { rows } = await this.pool.query<PageRow>(
@@ -126,7 +142,9 @@ export class ChangeFeed {
     if (expired && after > 0n) {
       throw new DomainError(
         'CURSOR_EXPIRED',
-        'This cursor is older than the change feed keeps (CHANGE_RETENTION_DAYS): re-export the data (POST /v1/exports) and follow the feed from the export’s changesCursor',
+        'This cursor is older than the change feed keeps (CHANGE_RETENTION_DAYS): re-export the data (POST /v1/exports), ' +
+          'load the file, then follow the feed from the export’s changesCursor (GET /v1/exports/{id}): it misses no ' +
+          'change committed after the file was read',
         'after',
       );
     }
@@ -135,7 +153,7 @@ export class ChangeFeed {
       const kind = kinds.get(row.type)!;
       const visible = visibleEventData(row.type, row.data, principal.scopes);
       return {
-        cursor: encodeChangeCursor(principal.organizationId, BigInt(row.position)),
+        cursor: encodeChangeCursor(principal.organizationId, BigInt(row.position), resources),
         resource: kind.resource,
         id: row.recordId,
         operation: kind.operation,
@@ -149,6 +167,6 @@ export class ChangeFeed {
     // A page that is not full has read everything committed up to the head: the next read starts there.
     const headPosition = head === null ? 0n : BigInt(head);
     const next = changes.length < limit && headPosition > last ? headPosition : last;
-    return { data, next: encodeChangeCursor(principal.organizationId, next) };
+    return { data, next: encodeChangeCursor(principal.organizationId, next, resources) };
   }
 }

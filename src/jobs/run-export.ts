@@ -9,7 +9,9 @@
 // count, before anything is written) or EXPORT_MAX_BYTES (known as it grows) fails
 // at once, saying which, and its chunks are deleted. A source whose record
 // unfolds into several rows (an invoice's lines) orders them within the record
-// (source.within), so a batch may end inside one.
+// (source.within), so a batch may end inside one. The change feed's cursor of the
+// same snapshot is recorded with the count (changesCursor): the client follows the
+// feed from it after loading the file.
 import type { Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { ExportLimits } from '../config.js';
@@ -25,6 +27,7 @@ import { Export, type ExportFormat } from '../graphql/system/export/type.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import { sequenceBeforeSnapshot, snapshotChangesCursor } from '../changes/snapshot-cursor.js';
 import type { ExportJob } from './export-jobs.js';
 
 /** Rows per batch, and so per chunk (a few hundred KB of CSV). */
@@ -82,6 +85,7 @@ export async function runExport(
   limits: Pick<ExportLimits, 'maxRows' | 'maxBytes'>,
   batchRows = EXPORT_BATCH_ROWS,
 ): Promise<boolean> {
+  await sequenceBeforeSnapshot(pool);
   const reader = await pool.connect();
   try {
     await reader.query('begin isolation level repeatable read read only');
@@ -108,11 +112,13 @@ export async function runExport(
           '(EXPORT_MAX_ROWS): narrow it with filters',
       );
     }
+    // In the file's snapshot: a client that loaded the file follows the feed from here.
+    const changesCursor = await snapshotChangesCursor(reader, row.organizationId);
     await pool.query(`delete from "ExportChunk" where "exportId" = $1`, [exportId]);
     await pool.query(
       `update "Export" set status = 'running', "rowsTotal" = $2, "rowsWritten" = 0, size = 0, "failureReason" = null,
-         "startedAt" = now(), "updatedAt" = now() where id = $1`,
-      [exportId, total],
+         "changesCursor" = $3, "startedAt" = now(), "updatedAt" = now() where id = $1`,
+      [exportId, total, changesCursor],
     );
 
     const writer = rowWriter(

@@ -181,6 +181,7 @@ function errorResponses(row: RestRoute) {
       'The Idempotency-Key was used with another request, or that request is still running',
   ].filter(Boolean);
   if (conflicts.length) responses['409'] = errorResponse(conflicts.join('. '));
+  if (row.gone) responses['410'] = errorResponse(row.gone);
   if (row.body) {
     responses['413'] = errorResponse('Body too large');
     responses['415'] = errorResponse('Body is not JSON');

@@ -43,19 +43,28 @@ function sessionEnded(status: number, code: string, field: string | undefined): 
   return code === 'FORBIDDEN' && field === 'X-CSRF-Token';
 }
 
-export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+interface Answer<T> {
+  data: T;
+  extensions?: { wouldRaise?: string[] };
+}
+
+async function post<T>(
+  query: string,
+  variables: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer<T>> {
   let response: Response;
   try {
     response = await fetch('/graphql', {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken },
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrfToken, ...headers },
       body: JSON.stringify({ query, variables: toGraphQLNames(variables) }),
     });
   } catch {
     throw new ApiError('The server could not be reached. Check your connection and try again.', 'NETWORK');
   }
-  let body: { data?: T; errors?: GraphQLError[] };
+  let body: { data?: T; errors?: GraphQLError[]; extensions?: Answer<T>['extensions'] };
   try {
     body = (await response.json()) as typeof body;
   } catch {
@@ -69,5 +78,19 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
     }
     throw new ApiError(error.message, code, error.extensions?.field);
   }
-  return toWireValues(body.data as T);
+  return { data: body.data as T, extensions: body.extensions };
+}
+
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return toWireValues((await post<T>(query, variables)).data);
+}
+
+/**
+ * The event types a mutation would raise, in order, from a dry run of it
+ * (`Prefer: dry-run`: the server answers as it would and keeps nothing). A
+ * refusal is the ApiError the mutation itself would throw.
+ */
+export async function wouldRaise(query: string, variables: Record<string, unknown> = {}): Promise<string[]> {
+  const { extensions } = await post<unknown>(query, variables, { Prefer: 'dry-run' });
+  return extensions?.wouldRaise ?? [];
 }

@@ -87,6 +87,8 @@ export interface RestRoute<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   response?: z.ZodType;
   /** When it answers 409 CONFLICT, for the OpenAPI document (any POST also may: a reused Idempotency-Key). */
   conflict?: string;
+  /** When it answers 410 (a change feed cursor past retention: CURSOR_EXPIRED), for the OpenAPI document. */
+  gone?: string;
   /** When it answers 403 for more than its scope (the scope of what the input asks for), e.g. 'Credential lacks ...'. */
   forbidden?: string;
   /** Fields of the record only an action changes: in this body a 400 with the words given (which action to use). */

@@ -9,7 +9,12 @@ import { ChangePage } from './type.js';
 
 @ArgsType()
 class ChangeArgs {
-  @Field(() => String, { nullable: true, description: 'A previous page’s next; absent: from the oldest change kept.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A previous page’s next, a change’s cursor or an export’s changesCursor; absent: from the oldest change kept. ' +
+      'A cursor read with `resources` follows only those resources (or some of them).',
+  })
   after?: string;
 
   @Field(() => Int, { nullable: true, description: '1 to 1000; default 100.' })

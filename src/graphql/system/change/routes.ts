@@ -54,12 +54,17 @@ export const changeRoutes = [
     description:
       'Every committed change of the records the credential can list, in commit order, exactly once when `next` is followed ' +
       '(even while many writers commit). Cursors last CHANGE_RETENTION_DAYS (default 90); an older one is 410 CURSOR_EXPIRED: ' +
-      're-export and resume from the export’s `changesCursor`. `wait` long-polls.',
+      're-export, load the file and follow the feed from the export’s `changesCursor` (a change the file holds may come ' +
+      'again). A cursor read with `resources` is bound to them: use it with those resources or some of them, else 400. ' +
+      '`wait` long-polls.',
     operation: `query ($after: String, $limit: Int, $resources: [String!], $wait: Int) {
       changes(after: $after, limit: $limit, resources: $resources, wait: $wait) { data { ${CHANGE_FIELDS} } next } }`,
     query: changeQuerySchema,
     variables: ({ query }) => ({ ...query, resources: query.resources?.split(',') }),
     status: 200,
+    gone:
+      'CURSOR_EXPIRED: the cursor is older than CHANGE_RETENTION_DAYS. Re-export (POST /v1/exports), load the file ' +
+      'and follow the feed from the export’s changesCursor',
     response: changePageSchema,
   }),
 ];

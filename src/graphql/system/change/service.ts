@@ -10,6 +10,7 @@ import {
   CHANGE_WAIT_MAX_SECONDS,
   type ChangePage,
 } from '../../../changes/feed.js';
+import { CHANGE_CURSOR_MAX_LENGTH } from '../../../changes/cursor.js';
 import { ChangeNotifier } from '../../../changes/notifier.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { wholeNumber } from '../../kit/page.js';
@@ -18,9 +19,13 @@ import { wholeNumber } from '../../kit/page.js';
 export const changeQuerySchema = z.strictObject({
   after: z
     .string()
-    .max(200)
+    .max(CHANGE_CURSOR_MAX_LENGTH)
     .optional()
-    .meta({ description: 'A previous answer’s `next` (or a change’s `cursor`); absent: from the oldest change kept.' }),
+    .meta({
+      description:
+        'A previous answer’s `next`, a change’s `cursor`, or an export’s `changesCursor`; absent: from the oldest ' +
+        'change kept. A cursor read with `resources` follows only those resources (or some of them): another is 400.',
+    }),
   limit: wholeNumber(`must be 1 to ${CHANGE_LIMIT_MAX}`)
     .pipe(
       z.number().min(1, `must be 1 to ${CHANGE_LIMIT_MAX}`).max(CHANGE_LIMIT_MAX, `must be 1 to ${CHANGE_LIMIT_MAX}`),

@@ -2,7 +2,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Float, ObjectType } from 'type-graphql';
 import { z } from 'zod';
-import { oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
 import { EXPORT_AMOUNTS } from './amounts.js';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
@@ -16,6 +16,12 @@ const byteCountKind: FieldKind = {
   sql: (c) => `${c}::float8`,
   fromRow: (v) => Number(v),
   column: 'BIGINT',
+};
+
+/** The change feed's cursor an export carries: text, with an example in the OpenAPI document. */
+const changesCursorKind: FieldKind = {
+  ...FIELD_KINDS.text,
+  schema: () => z.string().meta({ example: 'YzE6b3JnXzAxSFpYM1E5SjZZMlc4UjVUNEs3TTFOMFBBOjQyMTc' }),
 };
 
 /** A JSON object column, shown as it is. */
@@ -75,6 +81,16 @@ export class Export {
 
   @Public.text({ nullable: true, description: 'Why the export failed.' })
   failureReason!: string | null;
+
+  @Public.of(changesCursorKind, {
+    nullable: true,
+    description:
+      'Where to follow the change feed from once the file is loaded (GET /v1/changes?after=): taken in the ' +
+      'snapshot the file was read in, so every change committed after it comes after this cursor. A change the ' +
+      'file already holds may come again (apply it again: it is the same or a later state). Null until the ' +
+      'worker starts the file. Follows every resource, or any resources filter.',
+  })
+  changesCursor!: string | null;
 
   @Public.timestamp({ nullable: true })
   completedAt!: string | null;

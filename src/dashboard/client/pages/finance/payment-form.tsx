@@ -1,9 +1,12 @@
 // Record payment on an open invoice: the amount (the amount due unless
 // changed), how and when it was received, the payer's reference. The server
-// refuses more than is due (400 on amount), shown beside the field.
+// refuses more than is due (400 on amount), shown beside the field. Before it
+// is saved, the form says which events the payment would raise (a dry run of
+// the same mutation): invoice.paid when it settles the invoice.
 import { useState } from 'preact/hooks';
 import { ApiError, graphql } from '../../api.js';
 import { ErrorMessage, Field, Select, useSubmit } from '../../ui.js';
+import { useWouldRaise, WouldRaise } from '../../would-raise.js';
 import { fromMinorUnits, toMinorUnits } from '../data/money.js';
 import { withoutFieldName } from './draft.js';
 import type { Invoice } from './records.js';
@@ -37,6 +40,21 @@ export function amountOf(text: string, currency: string, field = 'amount'): numb
   return amount;
 }
 
+/** The payment the form's values describe, as createPayment takes it; a 400 on amount when it is not one. */
+function paymentInput(form: HTMLFormElement, invoice: Invoice): Record<string, unknown> {
+  const data = new FormData(form);
+  const day = String(data.get('receivedOn') ?? '') || today();
+  const reference = String(data.get('reference') ?? '').trim();
+  return {
+    invoiceId: invoice.id,
+    amount: amountOf(String(data.get('amount') ?? ''), invoice.currency),
+    currency: invoice.currency,
+    method: String(data.get('method') ?? ''),
+    receivedAt: receivedAtOf(day),
+    ...(reference && { reference }),
+  };
+}
+
 export function PaymentForm({
   invoice,
   onDone,
@@ -47,20 +65,9 @@ export function PaymentForm({
   onCancel: () => void;
 }) {
   const [method, setMethod] = useState('bank_transfer');
+  const { raised, preview } = useWouldRaise(CREATE);
   const { submit, busy, fieldError, formError } = useSubmit(async (form: HTMLFormElement) => {
-    const data = new FormData(form);
-    const day = String(data.get('receivedOn') ?? '') || today();
-    const reference = String(data.get('reference') ?? '').trim();
-    await graphql(CREATE, {
-      input: {
-        invoiceId: invoice.id,
-        amount: amountOf(String(data.get('amount') ?? ''), invoice.currency),
-        currency: invoice.currency,
-        method,
-        receivedAt: receivedAtOf(day),
-        ...(reference && { reference }),
-      },
-    });
+    await graphql(CREATE, { input: paymentInput(form, invoice) });
     onDone();
   });
   const error = (field: string) => {
@@ -74,6 +81,7 @@ export function PaymentForm({
       busy={busy}
       onSubmit={(form) => void submit(form)}
       onCancel={onCancel}
+      onEdit={(form) => preview(() => ({ input: paymentInput(form, invoice) }))}
     >
       <ErrorMessage error={formError(['amount', 'method', 'receivedAt', 'reference'])} />
       <Field
@@ -95,6 +103,7 @@ export function PaymentForm({
       />
       <Field label="Received on" name="receivedOn" type="date" defaultValue={today()} error={error('receivedAt')} />
       <Field label="Reference" name="reference" hint="The payer's or bank's reference" error={error('reference')} />
+      <WouldRaise raised={raised} />
     </ActionPanel>
   );
 }

@@ -25,8 +25,15 @@ export interface RuleContext {
    * a key without a creator, an app acting for itself.
    */
   userId?: string;
-  /** A statement on the change's transaction (rules check other records with it). */
-  query<R extends object = Record<string, unknown>>(text: string, values: unknown[]): Promise<R[]>;
+  /**
+   * A statement on the change's transaction (rules check other records with it).
+   * `prepared`: a statement of a fixed shape (the kit's own), prepared once per connection (statements.ts).
+   */
+  query<R extends object = Record<string, unknown>>(
+    text: string,
+    values: unknown[],
+    options?: { prepared?: boolean },
+  ): Promise<R[]>;
 }
 
 /**

@@ -22,10 +22,12 @@ import { actionsOf, requireDeclaredEvent, type EventSpec, type Resource } from '
 import { namedStatement } from './statements.js';
 import {
   deleteRecord,
+  inLazyTransaction,
   inTransaction,
   insertRecord,
   insertRecords,
   NOW,
+  raiseEvents,
   selectRecord,
   updateRecord,
   type Queryable,
@@ -156,14 +158,23 @@ export class ResourceService<T extends { id: string }> {
     try {
       const rules = resource.rules?.create;
       if (!rules && !after) return await write(this.db.pool, values);
+      if (!after) {
+        // A rule that read nothing (no manager to check) leaves the insert alone: one statement, no transaction.
+        return await inLazyTransaction(this.db.pool, async (db) => {
+          const columns = { ...values, ...(await rules!(values, ruleContextOf(db, principal))) };
+          return write(db.begun ? db : this.db.pool, columns);
+        });
+      }
       return await inTransaction(this.db.pool, async (client) => {
         const context = ruleContextOf(client, principal);
         const columns = { ...values, ...(await rules?.(values, context)) };
         const record = await write(client, columns);
-        if (!after) return record;
         // The events come after what afterCreate wrote: their object (and the answer) include it.
         const changes = (await after(record, context, columns)) ?? {};
-        return (await updateRecord(client, resource, { organizationId, id: record.id, changes, events, actor }))!;
+        const target = { organizationId, id: record.id, events, actor };
+        // No change: the row as inserted (updatedAt is this transaction's now() either way), read with its events.
+        if (Object.keys(changes).length === 0) return (await raiseEvents(client, resource, target))!;
+        return (await updateRecord(client, resource, { ...target, changes }))!;
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -547,6 +558,7 @@ function ruleContextOf(db: Queryable, principal: Principal): RuleContext {
     organizationId: principal.organizationId,
     actor: actorOf(principal),
     ...(principal.userId && { userId: principal.userId }),
-    query: async <R extends object>(text: string, values: unknown[]) => (await db.query<R>(text, values)).rows,
+    query: async <R extends object>(text: string, values: unknown[], options?: { prepared?: boolean }) =>
+      (await db.query<R>(options?.prepared ? namedStatement(text, values) : { text, values })).rows,
   };
 }

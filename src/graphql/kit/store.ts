@@ -17,7 +17,7 @@ import { requireDeclaredEvent, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 
 /** A connection to run statements on: the pool (one statement) or a transaction's client. */
-export type Queryable = pg.Pool | pg.PoolClient;
+export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 export interface RecordTable<T> {
   table: string;
@@ -99,7 +99,7 @@ export async function insertRecordFromRule<T extends object>(
   const { organizationId, actor } = rules;
   const values = { id: newIdWith(resource.idPrefix), ...insert.values };
   const { text, values: parameters } = insertStatement(resource, { ...insert, values, organizationId, actor });
-  return (await rules.query<T & object>(text, parameters as unknown[]))[0]!;
+  return (await rules.query<T & object>(text, parameters as unknown[], { prepared: true }))[0]!;
 }
 
 function insertStatement<T>({ table, type }: RecordTable<T>, insert: Insert) {
@@ -213,7 +213,7 @@ export async function updateRecordFromRule<T extends object>(
   for (const { type } of update.events) requireDeclaredEvent(resource as Resource, type);
   const { organizationId, actor } = rules;
   const { text, values } = updateStatement(resource, { ...update, organizationId, actor });
-  return (await rules.query<T & object>(text, values as unknown[]))[0];
+  return (await rules.query<T & object>(text, values as unknown[], { prepared: true }))[0];
 }
 
 function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
@@ -228,6 +228,27 @@ function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
     )${eventsOf(update.events, organization, update.actor, param)}
     select * from record`;
   return namedStatement(text, values);
+}
+
+/**
+ * Writes the events of a record this transaction wrote and changes no more (a
+ * create whose afterCreate rule wrote other records): the record read in its
+ * public shape, as an update would answer it, with no new row version.
+ */
+export async function raiseEvents<T>(
+  db: Queryable,
+  { table, type }: RecordTable<T>,
+  target: { organizationId: string; id: string; events: RaisedEvent[]; actor: Actor },
+) {
+  const { values, param } = parameters();
+  const id = param(target.id);
+  const organization = param(target.organizationId);
+  const text = `with record as (
+      select ${sqlSelectOf(type, table)} from "${table}" where id = ${id} and "organizationId" = ${organization}
+    )${eventsOf(target.events, organization, target.actor, param)}
+    select * from record`;
+  const { rows } = await db.query<T & object>(namedStatement(text, values));
+  return rows[0];
 }
 
 /** Deletes the record (and writes its events); answers its last public object, or undefined. */
@@ -263,23 +284,88 @@ export async function selectRecord<T>(
 
 /** Runs `work` in a transaction on one pooled connection: committed if it resolves, rolled back if it throws. */
 export async function inTransaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const transaction = await begin(pool);
+  let result: R;
+  try {
+    result = await work(transaction.client);
+  } catch (error) {
+    await transaction.end('rollback');
+    throw error;
+  }
+  await transaction.end('commit');
+  return result;
+}
+
+/** A connection taken from the pool with a transaction begun on it, and how that transaction ends. */
+async function begin(pool: pg.Pool) {
   const client = await pool.connect();
   // A connection lost while checked out (the server stopping under a request) is
   // reported by the query in flight; without a listener it would also crash the process.
   const ignore = () => {};
   client.on('error', ignore);
-  let healthy = true;
-  try {
-    await client.query('begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => (healthy = false));
-    throw error;
-  } finally {
+  const release = (healthy: boolean) => {
     client.off('error', ignore);
     // A connection whose rollback failed is in an unknown state: it is not reused.
     client.release(healthy ? undefined : true);
+  };
+  try {
+    await client.query('begin');
+  } catch (error) {
+    release(false);
+    throw error;
   }
+  return {
+    client,
+    /** Commits (a failure rolls back and is thrown) or rolls back (a failure only marks the connection); releases it. */
+    async end(how: 'commit' | 'rollback') {
+      let healthy = true;
+      try {
+        if (how === 'commit') return void (await client.query('commit'));
+        await client.query('rollback').catch(() => (healthy = false));
+      } catch (error) {
+        await client.query('rollback').catch(() => (healthy = false));
+        throw error;
+      } finally {
+        release(healthy);
+      }
+    },
+  };
+}
+
+/**
+ * A transaction that begins with the first statement run on it (`query`): work
+ * whose rules read nothing (a department without a manager, a payment without an
+ * invoice) writes with one statement on the pool instead of BEGIN, the statement
+ * and COMMIT on a connection of its own. `begun` says which.
+ */
+export interface LazyTransaction {
+  query: pg.PoolClient['query'];
+  readonly begun: boolean;
+}
+
+/** Runs `work` with a LazyTransaction: committed if it began and `work` resolves, rolled back if it began and `work` throws. */
+export async function inLazyTransaction<R>(pool: pg.Pool, work: (db: LazyTransaction) => Promise<R>): Promise<R> {
+  let started: ReturnType<typeof begin> | undefined;
+  const query = (async (...args: unknown[]) => {
+    started ??= begin(pool);
+    const { client } = await started;
+    return (client.query as (...args: unknown[]) => Promise<pg.QueryResult>)(...args);
+  }) as unknown as pg.PoolClient['query'];
+  const db: LazyTransaction = {
+    query,
+    get begun() {
+      return started !== undefined;
+    },
+  };
+  let result: R;
+  try {
+    result = await work(db);
+  } catch (error) {
+    // A BEGIN that failed has released its connection already.
+    const transaction = await started?.catch(() => undefined);
+    await transaction?.end('rollback');
+    throw error;
+  }
+  if (started) await (await started).end('commit');
+  return result;
 }

@@ -30,6 +30,7 @@ export async function openEmployment(rules: RuleContext, employeeId: string, sta
     `insert into "Employment" ("organizationId", "employeeId", seq, "startDate")
      select $1, $2, coalesce(max(seq), 0) + 1, $3::date from "Employment" where "employeeId" = $2`,
     [rules.organizationId, employeeId, startDate],
+    { prepared: true },
   );
 }
 

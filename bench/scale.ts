@@ -5,7 +5,7 @@
 // (90% of the way through) by page number and by cursor (`after`, which should
 // cost what the first page costs), and the q search for a rare word (20
 // matches at every size) and for a common one (11% of the rows match; its total
-// is counted up to 10,000, then a lower bound).
+// is counted up to 1,000, kit/page.ts COUNT_CAP, then a lower bound).
 //
 //   DATABASE_URL        a PostgreSQL server to use (database bp_bench_scale is
 //                       created and dropped); unset: embedded PostgreSQL

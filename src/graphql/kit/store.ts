@@ -230,39 +230,45 @@ function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
   return namedStatement(text, values);
 }
 
+/** A record to raise events on (or delete with them): which, whose, and by whom. */
+type EventTarget = { organizationId: string; id: string; events: RaisedEvent[]; actor: Actor };
+
 /**
  * Writes the events of a record this transaction wrote and changes no more (a
  * create whose afterCreate rule wrote other records): the record read in its
  * public shape, as an update would answer it, with no new row version.
  */
-export async function raiseEvents<T>(
-  db: Queryable,
-  { table, type }: RecordTable<T>,
-  target: { organizationId: string; id: string; events: RaisedEvent[]; actor: Actor },
-) {
-  const { values, param } = parameters();
-  const id = param(target.id);
-  const organization = param(target.organizationId);
-  const text = `with record as (
-      select ${sqlSelectOf(type, table)} from "${table}" where id = ${id} and "organizationId" = ${organization}
-    )${eventsOf(target.events, organization, target.actor, param)}
-    select * from record`;
-  const { rows } = await db.query<T & object>(namedStatement(text, values));
-  return rows[0];
+export function raiseEvents<T>(db: Queryable, { table, type }: RecordTable<T>, target: EventTarget) {
+  return withEvents<T>(
+    db,
+    target,
+    (id, organization) =>
+      `select ${sqlSelectOf(type, table)} from "${table}" where id = ${id} and "organizationId" = ${organization}`,
+  );
 }
 
 /** Deletes the record (and writes its events); answers its last public object, or undefined. */
-export async function deleteRecord<T>(
+export function deleteRecord<T>(db: Queryable, { table, type }: RecordTable<T>, target: EventTarget) {
+  return withEvents<T>(
+    db,
+    target,
+    (id, organization) =>
+      `delete from "${table}" where id = ${id} and "organizationId" = ${organization}
+      returning ${sqlSelectOf(type, table)}`,
+  );
+}
+
+/** One statement: `record` (the row in its public shape, from `statement`) and its events; answers the row. */
+async function withEvents<T>(
   db: Queryable,
-  { table, type }: RecordTable<T>,
-  target: { organizationId: string; id: string; events: RaisedEvent[]; actor: Actor },
-) {
+  target: EventTarget,
+  statement: (id: string, organization: string) => string,
+): Promise<(T & object) | undefined> {
   const { values, param } = parameters();
   const id = param(target.id);
   const organization = param(target.organizationId);
   const text = `with record as (
-      delete from "${table}" where id = ${id} and "organizationId" = ${organization}
-      returning ${sqlSelectOf(type, table)}
+      ${statement(id, organization)}
     )${eventsOf(target.events, organization, target.actor, param)}
     select * from record`;
   const { rows } = await db.query<T & object>(namedStatement(text, values));

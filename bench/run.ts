@@ -300,12 +300,19 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
   }
 }
 
+/** One request of the answer check; a 503 (the database's connections all taken on a shared machine) is tried again. */
 async function call(server: Server, key: string, scenario: Scenario, body?: string): Promise<string> {
-  const response = await fetch(server.url + scenario.path, {
-    method: scenario.method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body,
-  });
+  let response: Response;
+  for (let attempt = 1; ; attempt++) {
+    response = await fetch(server.url + scenario.path, {
+      method: scenario.method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    if (response.status !== 503 || attempt === 5) break;
+    await response.body?.cancel();
+    await sleep(1_000);
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${server.name}: ${scenario.name} answered ${response.status}: ${text}`);
   return text;

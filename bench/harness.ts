@@ -231,13 +231,14 @@ export function startCommandEnvironment(): Record<string, string> {
 }
 
 /**
- * The service's environment in every bench: `npm start`'s defaults, quiet logs, the
+ * The service's environment in every bench: what `npm start`'s script sets, its defaults, quiet logs, the
  * rate limit out of the way. NODE_ENV=development turns local conveniences on, so
  * webhooks may go to a receiver on loopback (the strict policy refuses private
  * addresses); it otherwise only adds the demo organization at first start.
  */
 export function serviceEnv(databaseUrl: string): Record<string, string> {
   return {
+    ...startCommandEnvironment(),
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',

@@ -50,7 +50,6 @@ import {
   createBenchOrganization,
   printTable,
   startCommandArguments,
-  startCommandEnvironment,
   serviceEnv,
   startServer,
   sleep,
@@ -469,12 +468,14 @@ async function main(): Promise<void> {
 
   const common = { poolSize: POOL_SIZE, profileDir: PROFILE ? PROFILE_DIR : undefined };
   const servers: Server[] = [];
+  // One environment for both services: their in-process workers share the database's jobs and sealed secrets.
+  const environment = serviceEnv(database.url);
   if (runs('service')) {
     servers.push(
       await startServer('service', {
         ...common,
         args: startCommandArguments(),
-        env: { ...startCommandEnvironment(), ...serviceEnv(database.url) },
+        env: environment,
         readyPath: '/readyz',
       }),
     );
@@ -488,7 +489,7 @@ async function main(): Promise<void> {
       await startServer('variant', {
         ...common,
         args: [...variantArgs, ...startCommandArguments()],
-        env: { ...startCommandEnvironment(), ...variantEnv, ...serviceEnv(database.url) },
+        env: { ...environment, ...variantEnv },
         readyPath: '/readyz',
       }),
     );

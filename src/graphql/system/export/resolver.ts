@@ -2,21 +2,25 @@
 // shows only the exports whose scopes the caller holds (visibility.ts). The work is
 // in ExportService and the worker's run_export task.
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, Ctx, Field, ID, InputType, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, InputType, Mutation, Resolver } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { graphqlEnum } from '../../kit/enums.js';
-import { PageOf, type Page } from '../../kit/page.js';
-import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { ScopeEnum } from '../../kit/wire-enums.js';
+import { fileJobResolver } from '../file-job/queries.js';
 import { EXPORT_AMOUNTS } from './amounts.js';
 import { exportList } from './input.js';
 import { Export, EXPORT_FORMATS } from './type.js';
 
-// Made at load time: type-graphql reads types when the schema is built, not later.
-const ExportPage = PageOf(Export);
+export const ExportQueries = fileJobResolver({
+  type: Export,
+  list: exportList,
+  names: { one: 'export', many: 'exports' },
+  listDescription: 'Exports of the organization whose scopes the caller holds, oldest first.',
+});
+
 const ExportFormatInput = graphqlEnum('ExportFormat', EXPORT_FORMATS, {
   description: 'csv, or json (newline-delimited).',
 });
@@ -57,18 +61,6 @@ class CreateExportInput {
 
 @Resolver(() => Export)
 export class ExportResolver {
-  @Requires()
-  @Query(() => ExportPage, { description: 'Exports of the organization whose scopes the caller holds, oldest first.' })
-  exports(@Args(() => exportList.Args) args: object, @Ctx() ctx: Context): Promise<Page<Export>> {
-    return ctx.services.exports.list(requirePrincipal(ctx), givenArgs(args));
-  }
-
-  @Requires()
-  @Query(() => Export, lookupOptions('export'))
-  export(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Export> {
-    return ctx.services.exports.get(requirePrincipal(ctx), id);
-  }
-
   @Requires()
   @Mutation(() => Export, {
     description:

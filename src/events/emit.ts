@@ -33,17 +33,16 @@ export async function emitEvent<T extends object>(tx: Transaction, event: EmitEv
   return insertEvent(tx, event);
 }
 
-const INSERT = `${insertEvents([eventRow({ id: '$1', organizationId: '$2', type: '$3', object: '$4::jsonb', actorType: '$5', actorId: '$6' })])} returning "createdAt"`;
-const INSERT_CHANGE = `${insertEvents([eventRow({ id: '$1', organizationId: '$2', type: '$3', object: '$4::jsonb', previousAttributes: '$7::jsonb', actorType: '$5', actorId: '$6' })])} returning "createdAt"`;
+/** The parameters' places: $1 id, $2 organization, $3 type, $4 object, $5 and $6 the actor, $7 previous values. */
+const PARAMETERS = { id: '$1', organizationId: '$2', type: '$3', object: '$4::jsonb', actorType: '$5', actorId: '$6' };
+const INSERT = `${insertEvents([eventRow(PARAMETERS)])} returning "createdAt"`;
+const INSERT_CHANGE = `${insertEvents([eventRow({ ...PARAMETERS, previousAttributes: '$7::jsonb' })])} returning "createdAt"`;
 
 /**
  * Writes the event in `tx`, whatever its type: emitEvent's, after the catalogue's
  * check; the webhook test event's (a type stored but not catalogued) directly.
  */
-export async function insertEvent<T extends object>(
-  tx: Transaction,
-  event: EmitEvent<T> | (Omit<EmitEvent<T>, 'type'> & { type: string }),
-): Promise<EventEnvelope> {
+export async function insertEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   const id = newId('event');
   const { organizationId, type, object, previousAttributes, actor } = event;
   const values = [id, organizationId, type, JSON.stringify(object), actor.type, actor.id];

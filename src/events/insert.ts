@@ -26,7 +26,8 @@ export function eventRow(values: EventValues, rest = ''): string {
   const data = previousAttributes
     ? `jsonb_build_object('object', ${object}, 'previousAttributes', ${previousAttributes})`
     : `jsonb_build_object('object', ${object})`;
-  return `select ${id}, ${organizationId}, ${type}, ${data}, ${actorType}, ${actorId}::text ${rest}`.trimEnd();
+  const row = `select ${id}, ${organizationId}, ${type}, ${data}, ${actorType}, ${actorId}::text`;
+  return rest ? `${row} ${rest}` : row;
 }
 
 /** The insert of these event rows (eventRow's), in their order. */

@@ -7,7 +7,7 @@ import { actorOf, type Principal } from '../../../auth/principal.js';
 import { parseConfig } from '../../../config.js';
 import { DomainError } from '../../../errors.js';
 import { newId } from '../../../ids.js';
-import { EVENT_INSERT_COLUMNS } from '../../../events/event-row.js';
+import { eventRow, insertEvents } from '../../../events/insert.js';
 import { EXPORT_JOBS } from '../../../jobs/file-jobs.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -25,16 +25,27 @@ const CHUNKS_PER_READ = 4;
 
 const SELECT = sqlSelectOf(Export, 'Export');
 
+/** export.created, raised in the statement that creates the export ($6 its id, $7 and $8 the actor). */
+const CREATED_EVENT = insertEvents([
+  eventRow(
+    {
+      id: '$6',
+      organizationId: '"Export"."organizationId"',
+      type: `'export.created'`,
+      object: `(select to_jsonb(shown) from (select ${SELECT}) shown)`,
+      actorType: '$7',
+      actorId: '$8',
+    },
+    'from created as "Export"',
+  ),
+]);
+
 /** The export, its job and export.created, in one statement. */
 const CREATE = `with created as (
     insert into "Export" (id, "organizationId", resource, format, amounts, bom, filters, scopes, "updatedAt")
     values ($1, $2, $3, $4, $10, $11, $5::jsonb, $9::text[], now()) returning *),
   queued as (select ${EXPORT_JOBS.addSql('created.id')} from created),
-  event as (
-    insert into "Event" (${EVENT_INSERT_COLUMNS})
-    select $6, "Export"."organizationId", 'export.created',
-           jsonb_build_object('object', (select to_jsonb(shown) from (select ${SELECT}) shown)), $7, $8::text
-    from created as "Export")
+  event as (${CREATED_EVENT})
   select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`;
 
 export class ExportService {

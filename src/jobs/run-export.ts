@@ -26,9 +26,9 @@ import { exportSources, keysetColumns, type ExportSource } from '../graphql/syst
 import { Export, type ExportFormat } from '../graphql/system/export/type.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import { eventRow, insertEvents } from '../events/insert.js';
 import { sequenceBeforeSnapshot, snapshotChangesCursor } from '../changes/snapshot-cursor.js';
-import type { ExportJob } from './export-jobs.js';
+import { EXPORT_JOBS, fileJobTask } from './file-jobs.js';
 
 /** Rows per batch, and so per chunk (a few hundred KB of CSV). */
 export const EXPORT_BATCH_ROWS = 1_000;
@@ -63,11 +63,19 @@ const WRITE_CHUNK = `with chunk as (insert into "ExportChunk" ("exportId", seq, 
 const COMPLETE = `with done as (
     update "Export" set status = 'completed', "completedAt" = now(), "updatedAt" = now()
     where id = $1 and status = 'running' returning *)
-  insert into "Event" (${EVENT_INSERT_COLUMNS})
-  select $2, "Export"."organizationId", 'export.completed',
-         jsonb_build_object('object', (select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)),
-         'system', null
-  from done as "Export"`;
+  ${insertEvents([
+    eventRow(
+      {
+        id: '$2',
+        organizationId: '"Export"."organizationId"',
+        type: `'export.completed'`,
+        object: `(select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)`,
+        actorType: `'system'`,
+        actorId: 'null',
+      },
+      'from done as "Export"',
+    ),
+  ])}`;
 
 function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<string, unknown> } {
   const source = exportSources().get(row.resource);
@@ -196,19 +204,13 @@ export interface ExportTaskDependencies {
 }
 
 export function runExportTask({ pool, logger, limits, batchRows }: ExportTaskDependencies): Task {
-  return async (payload, helpers) => {
-    const { exportId } = payload as ExportJob;
-    try {
-      await runExport(pool, exportId, limits, batchRows);
-    } catch (error) {
-      const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
-      if (error instanceof ExportRefused || error instanceof DomainError) {
-        await markFailed(pool, exportId, error.message);
-        return;
-      }
-      logger.error({ err: error, exportId, attempt: helpers.job.attempts }, 'export failed');
-      if (!lastAttempt) throw error;
-      await markFailed(pool, exportId, 'The export failed; an internal error was logged. Create it again.');
-    }
-  };
+  return fileJobTask({
+    queue: EXPORT_JOBS,
+    noun: 'export',
+    again: 'Create it again.',
+    logger,
+    run: (exportId) => runExport(pool, exportId, limits, batchRows),
+    refused: (error) => error instanceof ExportRefused || error instanceof DomainError,
+    fail: (exportId, reason) => markFailed(pool, exportId, reason),
+  });
 }

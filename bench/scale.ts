@@ -11,9 +11,18 @@
 //                       created and dropped); unset: embedded PostgreSQL
 //   BENCH_SCALE_SIZES   comma-separated sizes (default 10000,100000,1000000)
 //   BENCH_DURATION_S    seconds measured per scenario and size (default 5)
+//   BENCH_SCALE_KEEP=1  keep the seeded database (bp_bench_scale_kept, on
+//                       DATABASE_URL's server) and reuse it next run: seeding
+//                       a million rows twice takes minutes; new migrations
+//                       are applied to it, as to a deployment's data
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import autocannon from 'autocannon';
+import { quoteIdentifier, withDatabaseName } from '../src/db/database-url.js';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { connectDatabase } from '../src/db/prisma.js';
+import { operatorPrincipal } from '../src/auth/principal.js';
+import { createServices } from '../src/graphql/modules.js';
 import {
   cleanup,
   createBenchDatabase,
@@ -78,10 +87,56 @@ async function addContacts(url: string, organizationIds: string[], from: number,
   });
 }
 
+const KEEP = process.env.BENCH_SCALE_KEEP === '1';
+const KEPT_DATABASE = 'bp_bench_scale_kept';
+
+/** BENCH_SCALE_KEEP: the kept database (created and migrated when missing) on DATABASE_URL's server. */
+async function keptDatabase(): Promise<{ url: string; where: string }> {
+  const server = process.env.DATABASE_URL;
+  if (!server) throw new Error('BENCH_SCALE_KEEP=1 needs DATABASE_URL (a server the database outlives the run on)');
+  await withClient(withDatabaseName(server, 'postgres'), async (client) => {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [KEPT_DATABASE]);
+    if (!rowCount) await client.query(`create database ${quoteIdentifier(KEPT_DATABASE)}`);
+  });
+  const url = withDatabaseName(server, KEPT_DATABASE);
+  const applied = await applyMigrations(url);
+  if (applied.length) console.log(`kept database: applied ${applied.join(', ')}`);
+  return { url, where: `${new URL(url).host}/${KEPT_DATABASE} (kept)` };
+}
+
+/** The organization of this name with a new key, when the kept database has it; else a new one. */
+async function benchOrganization(url: string, name: string): Promise<{ id: string; key: string }> {
+  const found = await withClient(url, (client) =>
+    client.query<{ id: string }>('select id from "Organization" where name = $1 order by "createdAt" limit 1', [name]),
+  );
+  const id = found.rows[0]?.id;
+  if (!id) return createBenchOrganization(url, name, ['crm:read']);
+  const clients = connectDatabase(url, 2);
+  try {
+    const { key } = await createServices(clients).apiKeys.create(operatorPrincipal(id), {
+      name: 'bench',
+      scopes: ['crm:read'],
+    });
+    return { id, key };
+  } finally {
+    await clients.prisma.$disconnect();
+  }
+}
+
+/** How many contacts the kept database holds already in the measured organization. */
+const seededIn = (url: string, organizationId: string) =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ n: number }>(
+      'select count(*)::int as n from "Contact" where "organizationId" = $1',
+      [organizationId],
+    );
+    return rows[0]!.n;
+  });
+
 async function main(): Promise<void> {
-  const database = await createBenchDatabase('bp_bench_scale');
-  const measured = await createBenchOrganization(database.url, 'Measured', ['crm:read']);
-  const other = await createBenchOrganization(database.url, 'Other', ['crm:read']);
+  const database = KEEP ? await keptDatabase() : await createBenchDatabase('bp_bench_scale');
+  const measured = await benchOrganization(database.url, 'Measured');
+  const other = await benchOrganization(database.url, 'Other');
   const service = await startServer('service', {
     poolSize: 10,
     args: startCommandArguments(),
@@ -92,11 +147,12 @@ async function main(): Promise<void> {
 
   const results = new Map<string, string[]>(SCENARIOS.map(({ name }) => [name, []]));
   const rates = new Map<string, number[]>(SCENARIOS.map(({ name }) => [name, []]));
-  let seeded = 0;
+  let seeded = KEEP ? await seededIn(database.url, measured.id) : 0;
   let warm = false;
   for (const size of SIZES) {
     const started = Date.now();
-    await addContacts(database.url, [measured.id, other.id], seeded, size);
+    if (size < seeded) throw new Error(`the kept database holds ${seeded} contacts already: sizes from there`);
+    if (size > seeded) await addContacts(database.url, [measured.id, other.id], seeded, size);
     seeded = size;
     console.log(
       `${size} contacts in each of 2 organizations (seeded in ${((Date.now() - started) / 1000).toFixed(0)} s)`,

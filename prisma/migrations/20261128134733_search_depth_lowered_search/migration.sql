@@ -1,5 +1,5 @@
 -- Issue 28: a search reads its expression lowered once on write, in a stored generated
--- column, with LIKE (what ILIKE does row by row in a UTF-8 database); the trigram index moves
+-- column, with LIKE (what ILIKE does row by row in a UTF-8 database): the trigram index moves
 -- to that column (one index still: the old one is dropped). Adding the column rewrites each
 -- table, computing it for every existing row.
 

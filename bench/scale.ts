@@ -11,10 +11,11 @@
 //                       created and dropped); unset: embedded PostgreSQL
 //   BENCH_SCALE_SIZES   comma-separated sizes (default 10000,100000,1000000)
 //   BENCH_DURATION_S    seconds measured per scenario and size (default 5)
-//   BENCH_SCALE_KEEP=1  keep the seeded database (bp_bench_scale_kept, on
-//                       DATABASE_URL's server) and reuse it next run: seeding
-//                       a million rows twice takes minutes; new migrations
-//                       are applied to it, as to a deployment's data
+//   BENCH_SCALE_KEEP=1  keep the seeded database (bp_bench_scale_kept, or the
+//                       name given instead of 1, on DATABASE_URL's server) and
+//                       reuse it next run: seeding a million rows twice takes
+//                       minutes; new migrations are applied to it, as to a
+//                       deployment's data
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import autocannon from 'autocannon';
@@ -87,8 +88,8 @@ async function addContacts(url: string, organizationIds: string[], from: number,
   });
 }
 
-const KEEP = process.env.BENCH_SCALE_KEEP === '1';
-const KEPT_DATABASE = 'bp_bench_scale_kept';
+const KEEP = Boolean(process.env.BENCH_SCALE_KEEP);
+const KEPT_DATABASE = process.env.BENCH_SCALE_KEEP === '1' ? 'bp_bench_scale_kept' : process.env.BENCH_SCALE_KEEP!;
 
 /** BENCH_SCALE_KEEP: the kept database (created and migrated when missing) on DATABASE_URL's server. */
 async function keptDatabase(): Promise<{ url: string; where: string }> {

@@ -101,7 +101,11 @@ async function keptDatabase(): Promise<{ url: string; where: string }> {
   });
   const url = withDatabaseName(server, KEPT_DATABASE);
   const applied = await applyMigrations(url);
-  if (applied.length) console.log(`kept database: applied ${applied.join(', ')}`);
+  if (applied.length) {
+    console.log(`kept database: applied ${applied.join(', ')}`);
+    // A migration that rewrote the table left its visibility map empty (index-only scans read the heap).
+    await withClient(url, (client) => client.query('vacuum analyze "Contact"'));
+  }
   return { url, where: `${new URL(url).host}/${KEPT_DATABASE} (kept)` };
 }
 

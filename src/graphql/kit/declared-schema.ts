@@ -178,7 +178,9 @@ async function searchGaps(db: pg.ClientBase, { table, searches }: DeclaredTable,
     if (!found || !column || column.generated === null || column.generated !== expected) {
       const problem = `no column ${ident(search.column)} generated as ${generation} for its text search`;
       const dropColumn = column ? `ALTER TABLE ${ident(table)} DROP COLUMN ${ident(search.column)};\n` : '';
-      const sql = `${dropIndex}${dropColumn}${searchColumnSql(table, search)}\n${searchIndexSql(table, search)}`;
+      // Analyzed: without the new column's statistics the planner takes a common word for a rare one.
+      const analyze = `ANALYZE ${ident(table)};`;
+      const sql = `${dropIndex}${dropColumn}${searchColumnSql(table, search)}\n${searchIndexSql(table, search)}\n${analyze}`;
       gaps.push(gapOf(table, 'search', problem, sql));
       continue;
     }

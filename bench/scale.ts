@@ -30,6 +30,7 @@ import {
   createBenchOrganization,
   printTable,
   serviceEnv,
+  sleep,
   startCommandArguments,
   startServer,
   withClient,
@@ -138,6 +139,24 @@ const seededIn = (url: string, organizationId: string) =>
     return rows[0]!.n;
   });
 
+/**
+ * Waits until PostgreSQL runs nothing of the bench's database: a scenario's
+ * requests end when autocannon stops, but the statements of those it left
+ * queued in the service (a deep page by number: 0.5 s each) run on, and were
+ * measured as the next scenario's cost (the cursor at 90% came right after).
+ */
+async function settle(url: string): Promise<void> {
+  await withClient(url, async (client) => {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
+      const { rows } = await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
+      );
+      if (rows[0]!.n === 0) return;
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const database = KEEP ? await keptDatabase() : await createBenchDatabase('bp_bench_scale');
   const measured = await benchOrganization(database.url, 'Measured');
@@ -170,11 +189,13 @@ async function main(): Promise<void> {
     };
     for (const scenario of SCENARIOS) {
       const url = service.url + (await scenario.path(size, get));
+      await settle(database.url);
       const check = await fetch(url, { headers });
       if (!check.ok) throw new Error(`${scenario.name}: ${check.status} ${await check.text()}`);
       // The first measurement also warms the service up (JIT, prepared statements).
       await autocannon({ url, headers, connections: CONNECTIONS, duration: warm ? 1 : 5 });
       warm = true;
+      await settle(database.url);
       const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
       // Under this load a slow search can run into the statement timeout (503): shown, not hidden.
       const failed = result.non2xx + result.errors + result.timeouts;

@@ -146,15 +146,18 @@ const seededIn = (url: string, organizationId: string) =>
  * measured as the next scenario's cost (the cursor at 90% came right after).
  */
 async function settle(url: string): Promise<void> {
+  const started = Date.now();
   await withClient(url, async (client) => {
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(100)) {
+    for (const deadline = started + 60_000; Date.now() < deadline; await sleep(100)) {
       const { rows } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
          where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
       );
-      if (rows[0]!.n === 0) return;
+      if (rows[0]!.n === 0) break;
     }
   });
+  const waited = Date.now() - started;
+  if (waited > 500) console.log(`  (PostgreSQL finished the last scenario's statements ${waited} ms after it ended)`);
 }
 
 async function main(): Promise<void> {

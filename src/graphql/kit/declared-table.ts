@@ -101,7 +101,8 @@ export function declaredTable(resource: Resource): DeclaredTable {
         ],
   );
   for (const { column } of searches) {
-    if (columns.some(({ name }) => name === column)) throw new Error(`${table}.${column}: a field and a search's column`);
+    if (columns.some(({ name }) => name === column))
+      throw new Error(`${table}.${column}: a field and a search's column`);
   }
   return {
     table,

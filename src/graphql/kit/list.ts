@@ -221,7 +221,7 @@ interface SearchOptions {
  * write, in a stored generated column, with LIKE on the lowered pattern: in a
  * multibyte database that is what ILIKE does row by row (lower both, then
  * LIKE), so the rows found are the same, at a quarter of the CPU per row
- * examined (docs/decisions.md, "Search reads a stored lowered column").
+ * examined (docs/decisions.md, "Search and cursor pages at a million rows").
  */
 export function searchOver(
   table: string,

@@ -28,6 +28,7 @@ import {
   cleanup,
   createBenchDatabase,
   createBenchOrganization,
+  cpuTimeMs,
   printTable,
   serviceEnv,
   sleep,
@@ -151,13 +152,26 @@ async function settle(url: string): Promise<void> {
     for (const deadline = started + 60_000; Date.now() < deadline; await sleep(100)) {
       const { rows } = await client.query<{ n: number }>(
         `select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
+         where datname = current_database() and backend_type = 'client backend' and state = 'active'
+           and pid <> pg_backend_pid()`,
       );
       if (rows[0]!.n === 0) break;
     }
   });
   const waited = Date.now() - started;
   if (waited > 500) console.log(`  (PostgreSQL finished the last scenario's statements ${waited} ms after it ended)`);
+}
+
+/** The CPU so far of the service's process and of PostgreSQL's backends serving the bench's database, in ms. */
+async function cpuNow(url: string, servicePid: number): Promise<{ service: number; postgres: number }> {
+  const backends = await withClient(url, (client) =>
+    client.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+       where datname = current_database() and backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    ),
+  );
+  const postgres = backends.rows.reduce((sum, { pid }) => sum + (cpuTimeMs(pid) ?? 0), 0);
+  return { service: cpuTimeMs(servicePid) ?? 0, postgres };
 }
 
 async function main(): Promise<void> {
@@ -174,6 +188,8 @@ async function main(): Promise<void> {
 
   const results = new Map<string, string[]>(SCENARIOS.map(({ name }) => [name, []]));
   const rates = new Map<string, number[]>(SCENARIOS.map(({ name }) => [name, []]));
+  const cpus = new Map<string, string[]>(SCENARIOS.map(({ name }) => [name, []]));
+  const cpuTotals = new Map<string, number[]>(SCENARIOS.map(({ name }) => [name, []]));
   let seeded = KEEP ? await seededIn(database.url, measured.id) : 0;
   let warm = false;
   for (const size of SIZES) {
@@ -199,13 +215,25 @@ async function main(): Promise<void> {
       await autocannon({ url, headers, connections: CONNECTIONS, duration: warm ? 1 : 5 });
       warm = true;
       await settle(database.url);
+      // CPU per request, the service's and PostgreSQL's: what load on the machine disturbs least.
+      const before = await cpuNow(database.url, service.pid);
       const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+      await settle(database.url);
+      const after = await cpuNow(database.url, service.pid);
+      const served = result.requests.total || 1;
+      const cpu = {
+        service: (after.service - before.service) / served,
+        postgres: (after.postgres - before.postgres) / served,
+      };
       // Under this load a slow search can run into the statement timeout (503): shown, not hidden.
       const failed = result.non2xx + result.errors + result.timeouts;
       const cell = `${result.requests.average.toFixed(0)} (${result.latency.p50} ms)${failed ? `, ${failed} failed` : ''}`;
-      console.log(`  ${scenario.name}: ${cell}`);
+      const cpuCell = `${(cpu.service + cpu.postgres).toFixed(2)} (${cpu.service.toFixed(2)} + ${cpu.postgres.toFixed(2)})`;
+      console.log(`  ${scenario.name}: ${cell}; CPU ms/request ${cpuCell} (service + PostgreSQL)`);
       results.get(scenario.name)!.push(cell);
       rates.get(scenario.name)!.push(result.requests.average);
+      cpus.get(scenario.name)!.push(cpuCell);
+      cpuTotals.get(scenario.name)!.push(cpu.service + cpu.postgres);
     }
   }
 
@@ -213,16 +241,27 @@ async function main(): Promise<void> {
   const header = ['scenario', ...SIZES.map((size) => `${size.toLocaleString('en')}: req/s (p50)`)];
   const last = SIZES.length - 1;
   const firstPage = rates.get('list, page 1')!;
+  const firstPageCpu = cpuTotals.get('list, page 1')!;
+  const largest = SIZES[last]!.toLocaleString('en');
   printTable([
     [
       ...header,
-      `${SIZES[last]!.toLocaleString('en')} vs ${SIZES[0]!.toLocaleString('en')}`,
-      `vs page 1 at ${SIZES[last]!.toLocaleString('en')}`,
+      `${largest} vs ${SIZES[0]!.toLocaleString('en')}`,
+      `vs page 1 at ${largest}`,
+      `CPU ms/request at ${largest} (service + PostgreSQL)`,
+      `CPU vs page 1`,
     ],
     ...SCENARIOS.map(({ name }) => {
       const rate = rates.get(name)!;
       const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
-      return [name, ...results.get(name)!, percent(rate[last]! / rate[0]!), percent(rate[last]! / firstPage[last]!)];
+      return [
+        name,
+        ...results.get(name)!,
+        percent(rate[last]! / rate[0]!),
+        percent(rate[last]! / firstPage[last]!),
+        cpus.get(name)![last]!,
+        `${(cpuTotals.get(name)![last]! / firstPageCpu[last]!).toFixed(2)}x`,
+      ];
     }),
   ]);
 }

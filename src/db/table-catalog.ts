@@ -10,6 +10,8 @@ export interface ColumnFound {
   baseType: string;
   type: string;
   nullable: boolean;
+  /** A stored generated column's expression, as PostgreSQL writes it; null for any other column. */
+  generated: string | null;
 }
 
 export interface IndexFound {
@@ -54,8 +56,10 @@ export async function readTable(db: pg.ClientBase, table: string): Promise<Table
   // One after another: a client runs one query at a time.
   const columns = await db.query<ColumnFound & { name: string }>(
     `select attname::text as name, format_type(atttypid, null) as "baseType",
-            format_type(atttypid, atttypmod) as type, not attnotnull as nullable
-     from pg_attribute where attrelid = $1::oid and attnum > 0 and not attisdropped`,
+            format_type(atttypid, atttypmod) as type, not attnotnull as nullable,
+            case when attgenerated = 's' then pg_get_expr(d.adbin, d.adrelid) end as generated
+     from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+     where attrelid = $1::oid and attnum > 0 and not attisdropped`,
     [relation.oid],
   );
   const indexes = await db.query<IndexFound>(
@@ -96,6 +100,51 @@ export async function readTable(db: pg.ClientBase, table: string): Promise<Table
 export const usingClause = (definition: string) => definition.slice(definition.indexOf(' USING '));
 
 /**
+ * How PostgreSQL writes a stored generated column's `expression` on the table,
+ * to compare with a column's (ColumnFound.generated): built on an empty copy, as
+ * indexDefinitionOn does. Undefined when it cannot be built.
+ */
+export async function generatedExpressionOn(
+  db: pg.ClientBase,
+  table: string,
+  schema: string,
+  expression: string,
+): Promise<string | undefined> {
+  return onEmptyCopy(db, table, schema, async () => {
+    await db.query(
+      `alter table pg_temp.${quoteIdentifier(table)} add column kit_generated_probe text generated always as (${expression}) stored`,
+    );
+    const { rows } = await db.query<{ expression: string }>(
+      `select pg_get_expr(d.adbin, d.adrelid) as expression from pg_attrdef d
+       join pg_attribute a on a.attrelid = d.adrelid and a.attnum = d.adnum
+       where d.adrelid = 'pg_temp.${quoteIdentifier(table)}'::regclass and a.attname = 'kit_generated_probe'`,
+    );
+    return rows[0]?.expression;
+  });
+}
+
+/** `probe` run on an empty copy of the table named as it, in pg_temp, in a transaction rolled back. */
+async function onEmptyCopy<T>(
+  db: pg.ClientBase,
+  table: string,
+  schema: string,
+  probe: () => Promise<T>,
+): Promise<T | undefined> {
+  await db.query('begin');
+  try {
+    // Named as the table, in pg_temp, so the expression's "Table".column names resolve to the copy.
+    await db.query(
+      `create temp table ${quoteIdentifier(table)} (like ${quoteIdentifier(schema)}.${quoteIdentifier(table)})`,
+    );
+    return await probe();
+  } catch {
+    return undefined;
+  } finally {
+    await db.query('rollback');
+  }
+}
+
+/**
  * How PostgreSQL defines an index `using` (its method and columns, e.g. `USING
  * gin (...)`) on the table, from the method on, to compare with the table's own
  * indexes: built on an empty copy of the table in a transaction rolled back, since
@@ -108,20 +157,11 @@ export async function indexDefinitionOn(
   schema: string,
   using: string,
 ): Promise<string | undefined> {
-  await db.query('begin');
-  try {
-    // Named as the table, in pg_temp, so the expression's "Table".column names resolve to the copy.
-    await db.query(
-      `create temp table ${quoteIdentifier(table)} (like ${quoteIdentifier(schema)}.${quoteIdentifier(table)})`,
-    );
+  return onEmptyCopy(db, table, schema, async () => {
     await db.query(`create index kit_index_probe on pg_temp.${quoteIdentifier(table)} ${using}`);
     const { rows } = await db.query<{ definition: string }>(
       `select pg_get_indexdef('pg_temp.kit_index_probe'::regclass) as definition`,
     );
     return usingClause(rows[0]!.definition);
-  } catch {
-    return undefined;
-  } finally {
-    await db.query('rollback');
-  }
+  });
 }

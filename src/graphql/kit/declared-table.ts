@@ -37,6 +37,8 @@ export interface DeclaredSearch {
   index: string;
   /** The filter's SQL expression (kit/list.ts searchOver). */
   expression: string;
+  /** The stored generated column holding the expression lowered, which the index and the filter read. */
+  column: string;
 }
 
 export interface DeclaredTable {
@@ -90,8 +92,18 @@ export function declaredTable(resource: Resource): DeclaredTable {
   const searches = Object.entries(resource.list.filters).flatMap(([name, filter]) =>
     filter.searched === undefined
       ? []
-      : [{ index: name === 'q' ? `${table}_search_idx` : `${table}_${name}_search_idx`, expression: filter.searched }],
+      : [
+          {
+            index: name === 'q' ? `${table}_search_idx` : `${table}_${name}_search_idx`,
+            expression: filter.searched.expression,
+            column: filter.searched.column,
+          },
+        ],
   );
+  for (const { column } of searches) {
+    if (columns.some(({ name }) => name === column))
+      throw new Error(`${table}.${column}: a field and a search's column`);
+  }
   return {
     table,
     columns,
@@ -170,8 +182,15 @@ export function countTriggerSql(table: string, change: keyof typeof COUNT_TRIGGE
   );
 }
 
-/** The trigram GIN index a search reads: the organization, then exactly the filter's expression. */
-export const searchIndexMethod = (expression: string) => `USING gin ("organizationId", (${expression}) gin_trgm_ops)`;
+/** The trigram GIN index a search reads: the organization, then the search's lowered column. */
+export const searchIndexMethod = (column: string) => `USING gin ("organizationId", ${ident(column)} gin_trgm_ops)`;
 
-export const searchIndexSql = (table: string, { index, expression }: DeclaredSearch) =>
-  `CREATE INDEX ${ident(index)} ON ${ident(table)} ${searchIndexMethod(expression)};`;
+export const searchIndexSql = (table: string, { index, column }: DeclaredSearch) =>
+  `CREATE INDEX ${ident(index)} ON ${ident(table)} ${searchIndexMethod(column)};`;
+
+/** What a search's column is generated as: the filter's expression, lowered (LIKE on it is ILIKE on the expression). */
+export const searchGeneration = (expression: string) => `lower(${expression})`;
+
+/** The search's column; on a table with rows, PostgreSQL computes it for each row (a rewrite of the table). */
+export const searchColumnSql = (table: string, { column, expression }: DeclaredSearch) =>
+  `ALTER TABLE ${ident(table)} ADD COLUMN ${ident(column)} TEXT GENERATED ALWAYS AS (${searchGeneration(expression)}) STORED;`;

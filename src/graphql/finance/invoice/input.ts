@@ -167,7 +167,7 @@ export const invoiceList = defineList('Invoice', {
       where: (p) => `"Invoice"."issueDate" <= ${p}::date`,
     }),
     overdue: overdueFilter,
-    q: searchOver(searched, {
+    q: searchOver('Invoice', searched, {
       schema: text(200),
       description: 'Text search over the number and the lines’ descriptions.',
     }),

@@ -22,11 +22,15 @@
 //   BENCH_ROUNDS        timings per list and way (default 30)
 //   BENCH_COMPARE       another checkout of the service (its node_modules installed),
 //                       measured beside this one and printed as "compared"
+//   BENCH_TRACE         1: then, for each list and version, where BENCH_TRACE_LOADS (5)
+//                       full loads spent the renderer's main thread and which of the
+//                       script's functions took the time (bench/dashboard-trace.ts)
 //   CHROMIUM_PATH       the browser (default /usr/bin/chromium)
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { traceLoad, type Trace } from './dashboard-trace.js';
 import {
   cleanup,
   createBenchDatabase,
@@ -42,6 +46,8 @@ const ROWS = 200;
 const PAGE_ROWS = 50;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const COMPARE = process.env.BENCH_COMPARE;
+const TRACE = process.env.BENCH_TRACE === '1';
+const TRACE_LOADS = Number(process.env.BENCH_TRACE_LOADS ?? 5);
 
 interface List {
   /** The menu link's name and the page's heading. */
@@ -227,6 +233,35 @@ async function signedIn(browser: Browser, label: string, url: string): Promise<V
   return { label, url, page };
 }
 
+/** Each list's full loads traced on each version: the main thread's work and the script's functions, per load. */
+async function printTraces(versions: Version[]): Promise<void> {
+  for (const list of LISTS) {
+    for (const { label, page, url } of versions) {
+      const traces: Trace[] = [];
+      for (let i = 0; i < TRACE_LOADS; i++) traces.push(await traceLoad(page, () => open(page, url, list)));
+      const mean = (pick: (trace: Trace) => [string, number][]) => {
+        const totals = new Map<string, number>();
+        for (const trace of traces)
+          for (const [name, time] of pick(trace)) totals.set(name, (totals.get(name) ?? 0) + time / traces.length);
+        return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 15);
+      };
+      console.log(
+        `\n${list.name}, ${label}: a full load's main thread and functions, ms per load (${TRACE_LOADS} loads)`,
+      );
+      const [thread, functions] = [mean((trace) => trace.mainThread), mean((trace) => trace.functions)];
+      printTable([
+        ['main thread', 'ms', 'function (own time)', 'ms'],
+        ...Array.from({ length: 15 }, (_, i) => [
+          thread[i]?.[0] ?? '',
+          thread[i]?.[1].toFixed(1) ?? '',
+          functions[i]?.[0].slice(0, 60) ?? '',
+          functions[i]?.[1].toFixed(1) ?? '',
+        ]),
+      ]);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`no browser at ${CHROMIUM_PATH}: apt-get install chromium, or set CHROMIUM_PATH`);
@@ -296,6 +331,7 @@ async function main(): Promise<void> {
     console.log('\nopen (full load), medians in ms from navigation start:');
     printTable(waterfall);
     console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+    if (TRACE) await printTraces(versions);
   } finally {
     await browser.close();
   }

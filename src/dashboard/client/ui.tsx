@@ -9,6 +9,7 @@ import type {
 } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, graphql } from './api.js';
+import { takeFirstAnswer } from './first-answer.js';
 import { BASE, navigate } from './route.js';
 
 /** While `open`, Escape calls `close` (a menu, a popup): the keyboard's way out. */
@@ -54,11 +55,20 @@ export interface Query<T> {
 /** Runs a GraphQL query now and whenever `variables` change (compared as JSON). */
 export function useQuery<T>(query: string, variables: Record<string, unknown> = {}): Query<T> {
   const key = JSON.stringify(variables);
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>(() => {
+    // A full load of a list: the answer may have come with the page (first-answer.ts).
+    const data = takeFirstAnswer<T>(query, key);
+    return data === undefined ? { loading: true } : { data, loading: false };
+  });
+  const answered = useRef(!state.loading);
   const [generation, setGeneration] = useState({ n: 0, quiet: false });
   // A layout effect: the request starts as the page is put in the document, not after
   // the browser's next frame (a passive effect's wait), which a full load would add to.
   useLayoutEffect(() => {
+    if (answered.current) {
+      answered.current = false;
+      return;
+    }
     let current = true;
     // Already loading (the first request): the same state, so no second render for nothing.
     if (!generation.quiet) {

@@ -1,40 +1,18 @@
 // Thin: every webhook operation needs `admin` (docs/decisions.md, Webhooks); the
-// work is in WebhookService.
-import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+// subscriptions' work is in WebhookService (the deliveries log, its stats and the
+// deliveries asked for have their own resolvers).
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
-import { graphqlEnum } from '../../kit/enums.js';
-import { loaderFor } from '../../kit/loaders.js';
 import { PageOf, type Page } from '../../kit/page.js';
-import { RelationPageArgs } from '../../kit/relations.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
-import { Event } from '../event/type.js';
-import { deliveryList, webhookInput, webhookList } from './input.js';
-import {
-  DELIVERY_STATUSES,
-  NewWebhook,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryHour,
-  WebhookDispatch,
-  WebhookEventType,
-} from './type.js';
+import { webhookInput, webhookList } from './input.js';
+import { NewWebhook, Webhook } from './type.js';
 
 // Made at load time: type-graphql reads types when the schema is built, not later.
 const WebhookPage = PageOf(Webhook);
-const WebhookDeliveryPage = PageOf(WebhookDelivery);
-// The deliveries log's status filter's enum (input.ts), the same type.
-const WebhookDeliveryStatus = graphqlEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
-
-/** Webhook.deliveries' arguments: every relation list's page and limit, and a status filter. */
-@ArgsType()
-class RecentDeliveriesArgs extends RelationPageArgs {
-  @Field(() => WebhookDeliveryStatus, { nullable: true, description: 'succeeded or failed.' })
-  status?: string | null;
-}
 
 @Resolver(() => Webhook)
 export class WebhookResolver {
@@ -79,115 +57,5 @@ export class WebhookResolver {
   })
   rotateWebhookSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<NewWebhook> {
     return ctx.services.webhooks.rotateSecret(requirePrincipal(ctx), id);
-  }
-
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, { description: 'Queues a webhook.test event to this webhook only.' })
-  testWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.sendTest(requirePrincipal(ctx), id);
-  }
-
-  @Requires('admin')
-  @Query(() => WebhookDeliveryPage, { description: 'Every delivery attempt to the webhook, oldest first.' })
-  webhookDeliveries(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Args(() => deliveryList.Args) args: object,
-    @Ctx() ctx: Context,
-  ): Promise<Page<WebhookDelivery>> {
-    return ctx.services.webhooks.deliveries(requirePrincipal(ctx), webhookId, givenArgs(args));
-  }
-
-  @Requires('admin')
-  @Query(() => WebhookDelivery, lookupOptions('delivery of this webhook'))
-  webhookDelivery(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDelivery> {
-    return ctx.services.webhooks.delivery(requirePrincipal(ctx), webhookId, id);
-  }
-
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, { description: 'Sends the event of a logged delivery again (one attempt).' })
-  retryWebhookDelivery(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Arg('deliveryId', () => ID) deliveryId: string,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.retryDelivery(requirePrincipal(ctx), webhookId, deliveryId);
-  }
-
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, {
-    description: 'Sends again every event since `since` whose attempts to this webhook all failed.',
-  })
-  redeliverWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('since', () => Int, { description: 'Unix time in seconds.' }) since: number,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.redeliver(requirePrincipal(ctx), id, { since });
-  }
-  @Requires('admin')
-  @FieldResolver(() => WebhookDeliveryPage, {
-    description: "The webhook's delivery attempts, newest first (webhookDeliveries sorts and filters more).",
-  })
-  deliveries(
-    @Root() webhook: Webhook,
-    @Args(() => RecentDeliveriesArgs) args: RecentDeliveriesArgs,
-    @Ctx() ctx: Context,
-  ): Promise<Page<WebhookDelivery>> {
-    const given = givenArgs({ ...args, sort: '-createdAt' });
-    return ctx.services.webhooks.deliveries(requirePrincipal(ctx), webhook.id, given);
-  }
-
-  @Requires('admin')
-  @Query(() => [WebhookDeliveryHour], {
-    description:
-      'Delivery attempts per hour (UTC) over the last `hours` hours, the current one included, oldest first; ' +
-      'hours without attempts are zeros.',
-  })
-  webhookDeliveryStats(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Arg('hours', () => Int, { nullable: true, defaultValue: 24, description: '1 to 168.' }) hours: number | null,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDeliveryHour[]> {
-    return ctx.services.webhooks.deliveryStats(requirePrincipal(ctx), webhookId, givenArgs({ hours }));
-  }
-
-  @Requires('admin')
-  @Query(() => [WebhookEventType], { description: 'The event types a webhook of the caller can subscribe to.' })
-  webhookEventTypes(@Ctx() ctx: Context): WebhookEventType[] {
-    return ctx.services.webhooks.eventTypes(requirePrincipal(ctx));
-  }
-}
-
-@Resolver(() => WebhookDelivery)
-export class WebhookDeliveryResolver {
-  @FieldResolver(() => Event, {
-    nullable: true,
-    description: 'The event delivered; null once it is no longer kept (EVENT_RETENTION_DAYS).',
-  })
-  async event(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<Event | null> {
-    const principal = requirePrincipal(ctx);
-    // One query for every delivery of the answer.
-    const events = loaderFor<string, Event | undefined>(ctx, 'WebhookDelivery.event', (ids) =>
-      ctx.services.webhooks.eventsByIds(principal, ids),
-    );
-    return (await events.load(delivery.eventId)) ?? null;
-  }
-
-  @FieldResolver(() => GraphQLJSONObject, {
-    nullable: true,
-    description:
-      "The body POSTed: the event's envelope with its data as the webhook's scopes read it now (the bytes of " +
-      'each attempt were signed when sent); null once the event is no longer kept (EVENT_RETENTION_DAYS).',
-  })
-  async payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<object | null> {
-    const principal = requirePrincipal(ctx);
-    const bodies = loaderFor<string, object | undefined>(ctx, 'WebhookDelivery.payload', (keys) =>
-      ctx.services.webhooks.payloads(principal, keys),
-    );
-    return (await bodies.load(`${delivery.webhookId} ${delivery.eventId}`)) ?? null;
   }
 }

@@ -12,14 +12,25 @@
 // from navigation start): the HTML, the scripts run (DOMContentLoaded), each
 // /graphql request's start and end, the 50th row.
 //
+// On a busy machine separate runs compare badly: BENCH_COMPARE starts another
+// checkout of the service (the version before a change) beside this one, on the
+// same database, and opens each list on each in turn, so both are measured in
+// the same minutes under the same load.
+//
 //   DATABASE_URL        a PostgreSQL server to use (database bp_bench_dashboard is
 //                       created and dropped); unset: embedded PostgreSQL
 //   BENCH_ROUNDS        timings per list and way (default 30)
+//   BENCH_COMPARE       another checkout of the service (its node_modules installed),
+//                       measured beside this one and printed as "compared"
+//   BENCH_TRACE         1: then, for each list and version, where BENCH_TRACE_LOADS (5)
+//                       full loads spent the renderer's main thread and which of the
+//                       script's functions took the time (bench/dashboard-trace.ts)
 //   CHROMIUM_PATH       the browser (default /usr/bin/chromium)
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import { existsSync, readFileSync } from 'node:fs';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { traceLoad, type Trace } from './dashboard-trace.js';
 import {
   cleanup,
   createBenchDatabase,
@@ -34,6 +45,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const ROWS = 200;
 const PAGE_ROWS = 50;
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const COMPARE = process.env.BENCH_COMPARE;
+const TRACE = process.env.BENCH_TRACE === '1';
+const TRACE_LOADS = Number(process.env.BENCH_TRACE_LOADS ?? 5);
 
 interface List {
   /** The menu link's name and the page's heading. */
@@ -94,9 +108,9 @@ function recordRowsShown(rows: number): void {
     (window as unknown as { rowsShownAt: number }).rowsShownAt = performance.now();
     observer.disconnect();
   });
-  document.addEventListener('DOMContentLoaded', () =>
-    observer.observe(document.body, { childList: true, subtree: true }),
-  );
+  // The whole document from its start: a page whose data came with it draws its rows
+  // while its module script runs, before DOMContentLoaded.
+  observer.observe(document, { childList: true, subtree: true });
 }
 
 /** A full load's steps, by the page's own clock (ms from navigation start). */
@@ -171,7 +185,7 @@ const quantile = (values: number[], q: number) => {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** The medians of a list's full loads, step by step; each /graphql request as start-end. */
-function waterfallRow(list: List, loads: Load[]): string[] {
+function waterfallRow(list: List, version: string, loads: Load[]): string[] {
   const median = (read: (load: Load) => number | undefined) =>
     quantile(
       loads.map(read).filter((value): value is number => value !== undefined),
@@ -184,71 +198,140 @@ function waterfallRow(list: List, loads: Load[]): string[] {
   );
   return [
     list.name,
+    version,
     median((load) => load.html),
     median((load) => load.scripts),
-    graphql.join(', '),
+    graphql.join(', ') || 'none',
     median((load) => load.shown),
   ];
+}
+
+/** A version of the service, signed in in a browser context of its own. */
+interface Version {
+  label: string;
+  url: string;
+  page: Page;
+}
+
+/** What one version measured of one list. */
+interface Measured {
+  opened: number[];
+  loads: Load[];
+  navigated: number[];
+  api: number[];
+}
+
+async function signedIn(browser: Browser, label: string, url: string): Promise<Version> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(recordRowsShown, PAGE_ROWS);
+  await page.goto(`${url}/dashboard`);
+  await page.getByLabel('Email').fill('admin@dashboard-bench.example');
+  await page.getByLabel('Password').fill('bench-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  return { label, url, page };
+}
+
+/** Each list's full loads traced on each version: the main thread's work and the script's functions, per load. */
+async function printTraces(versions: Version[]): Promise<void> {
+  for (const list of LISTS) {
+    for (const { label, page, url } of versions) {
+      const traces: Trace[] = [];
+      for (let i = 0; i < TRACE_LOADS; i++) traces.push(await traceLoad(page, () => open(page, url, list)));
+      const mean = (pick: (trace: Trace) => [string, number][]) => {
+        const totals = new Map<string, number>();
+        for (const trace of traces)
+          for (const [name, time] of pick(trace)) totals.set(name, (totals.get(name) ?? 0) + time / traces.length);
+        return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 15);
+      };
+      console.log(
+        `\n${list.name}, ${label}: a full load's main thread and functions, ms per load (${TRACE_LOADS} loads)`,
+      );
+      const [thread, functions] = [mean((trace) => trace.mainThread), mean((trace) => trace.functions)];
+      printTable([
+        ['main thread', 'ms', 'function (own time)', 'ms'],
+        ...Array.from({ length: 15 }, (_, i) => [
+          thread[i]?.[0] ?? '',
+          thread[i]?.[1].toFixed(1) ?? '',
+          functions[i]?.[0].slice(0, 60) ?? '',
+          functions[i]?.[1].toFixed(1) ?? '',
+        ]),
+      ]);
+    }
+  }
 }
 
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`no browser at ${CHROMIUM_PATH}: apt-get install chromium, or set CHROMIUM_PATH`);
   const database = await createBenchDatabase('bp_bench_dashboard');
-  const server = await startServer('service', {
-    args: startCommandArguments(),
-    env: serviceEnv(database.url),
-    readyPath: '/readyz',
-    poolSize: 10,
-  });
+  const start = (name: string, cwd?: string) =>
+    startServer(name, {
+      args: startCommandArguments(),
+      env: serviceEnv(database.url),
+      readyPath: '/readyz',
+      // A page asks one thing at a time; the database's connections are shared with the machine's other work.
+      poolSize: 5,
+      cwd,
+    });
+  const server = await start('service');
+  const compared = COMPARE ? await start('compared', COMPARE) : undefined;
   const organization = await createBenchOrganization(database.url, 'Dashboard Bench', ['admin']);
   await seed(server.url, organization.key);
   console.log(`${ROWS} contacts, deals, employees and invoices; PostgreSQL: ${database.where}`);
+  if (compared) console.log(`"this": ${process.cwd()}; "compared": ${COMPARE}, in turn, round by round`);
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.addInitScript(recordRowsShown, PAGE_ROWS);
-    await page.goto(`${server.url}/dashboard`);
-    await page.getByLabel('Email').fill('admin@dashboard-bench.example');
-    await page.getByLabel('Password').fill('bench-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-
-    const rows = [['list of 50', 'way', 'median', 'p95', 'API alone (median)']];
-    const waterfall = [['list of 50', 'HTML', 'scripts run', '/graphql requests (start-end)', '50th row']];
+    const versions = [await signedIn(browser, 'this', server.url)];
+    if (compared) versions.push(await signedIn(browser, 'compared', compared.url));
+    const rows = [['list of 50', 'way', 'version', 'median', 'p95', 'API alone (median)']];
+    const waterfall = [['list of 50', 'version', 'HTML', 'scripts run', '/graphql requests (start-end)', '50th row']];
     for (const [index, list] of LISTS.entries()) {
       const from = LISTS[(index + 1) % LISTS.length]!;
-      const opened: number[] = [];
-      const loads: Load[] = [];
-      const navigated: number[] = [];
-      const api: number[] = [];
-      await open(page, server.url, list); // warm: the bundle cached, the statements prepared
+      const measured = versions.map((): Measured => ({ opened: [], loads: [], navigated: [], api: [] }));
+      // Warm: the bundle cached, the statements prepared.
+      for (const version of versions) await open(version.page, version.url, list);
       for (let round = 0; round < ROUNDS; round++) {
-        const load = await open(page, server.url, list);
-        opened.push(load.shown);
-        loads.push(load);
-        await open(page, server.url, from);
-        navigated.push(await navigate(page, list));
-        api.push(await apiTime(server.url, organization.key, list));
+        for (const [i, { page, url }] of versions.entries()) {
+          const load = await open(page, url, list);
+          measured[i]!.opened.push(load.shown);
+          measured[i]!.loads.push(load);
+          await open(page, url, from);
+          measured[i]!.navigated.push(await navigate(page, list));
+          measured[i]!.api.push(await apiTime(url, organization.key, list));
+        }
       }
-      rows.push([
-        list.name,
-        'open (full load)',
-        ms(quantile(opened, 0.5)),
-        ms(quantile(opened, 0.95)),
-        ms(quantile(api, 0.5)),
-      ]);
-      rows.push([list.name, 'navigate (menu)', ms(quantile(navigated, 0.5)), ms(quantile(navigated, 0.95)), '']);
-      waterfall.push(waterfallRow(list, loads));
+      for (const [i, { label }] of versions.entries()) {
+        const { opened, navigated, api, loads } = measured[i]!;
+        rows.push([
+          list.name,
+          'open (full load)',
+          label,
+          ms(quantile(opened, 0.5)),
+          ms(quantile(opened, 0.95)),
+          ms(quantile(api, 0.5)),
+        ]);
+        rows.push([
+          list.name,
+          'navigate (menu)',
+          label,
+          ms(quantile(navigated, 0.5)),
+          ms(quantile(navigated, 0.95)),
+          '',
+        ]);
+        waterfall.push(waterfallRow(list, label, loads));
+      }
     }
     printTable(rows);
     console.log('\nopen (full load), medians in ms from navigation start:');
     printTable(waterfall);
     console.log(`load average: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+    if (TRACE) await printTraces(versions);
   } finally {
     await browser.close();
   }

@@ -109,18 +109,20 @@ export interface StartOptions {
   poolSize: number;
   /** Run under --cpu-prof, writing the profiles here (one folder per server). */
   profileDir?: string;
+  /** The checkout to run it in (default this one): another version, for a side-by-side comparison. */
+  cwd?: string;
 }
 
 /** Starts a node process on a free port and waits until readyPath answers 2xx; stopped at exit. */
 export async function startServer<N extends string>(
   name: N,
-  { args, env, readyPath, poolSize, profileDir }: StartOptions,
+  { args, env, readyPath, poolSize, profileDir, cwd = ROOT }: StartOptions,
 ): Promise<Server<N>> {
   const port = await freePort();
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, name)}`] : [];
   const spawnedAt = Date.now();
   const child = spawn(process.execPath, [...profile, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env, PORT: String(port), DATABASE_POOL_SIZE: String(poolSize) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -6,11 +6,13 @@
 // the server's declarations), where each kind of record is shown (by id
 // prefix), the catalogue of the resources the viewer may read (catalogue.ts: a
 // JSON data block, which no browser runs, so the CSP that forbids inline
-// scripts allows it), and a static "Loading" that the app replaces (no script
+// scripts allows it), on a list's address the answer to its first page
+// (first-answer.ts), and a static "Loading" that the app replaces (no script
 // runs inline: the CSP allows none).
 import { html, htmlDocument, SafeHtml } from '../oauth/html.js';
 import type { DashboardBundle } from './bundle.js';
 import type { Catalogue } from './catalogue-shape.js';
+import type { FirstAnswer } from './first-answer.js';
 import type { PageViewer } from './page-viewer.js';
 
 /** JSON that cannot end its script element (`</script>`) or open a comment: <, > and & as escapes. */
@@ -27,6 +29,7 @@ export function dashboardPage({
   catalogue,
   recordPaths,
   viewer,
+  firstAnswer,
 }: {
   bundle: DashboardBundle;
   csrf: string;
@@ -35,6 +38,7 @@ export function dashboardPage({
   /** Where a record is shown, by id prefix (record-paths.ts). */
   recordPaths: string;
   viewer: PageViewer;
+  firstAnswer?: FirstAnswer;
 }): string {
   return htmlDocument({
     title: 'Dashboard',
@@ -48,6 +52,13 @@ export function dashboardPage({
       <script type="application/json" id="catalogue">
         ${jsonInScript(catalogue)}
       </script>
+      ${
+        firstAnswer
+          ? html`<script type="application/json" id="first-answer">
+              ${jsonInScript(firstAnswer)}
+            </script>`
+          : ''
+      }
       <script type="module" src="/dashboard/assets/${bundle.script}"></script>`,
     body: html`<div id="app"><p class="boot" role="status">Loading…</p></div>`,
   });

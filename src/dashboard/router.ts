@@ -17,6 +17,7 @@ import { dashboardBundle } from './bundle.js';
 import { buildCatalogue, catalogueFor } from './catalogue.js';
 import { documentDownloads } from './documents.js';
 import { EXPORT_DOWNLOAD_PATH, exportDownload } from './export-download.js';
+import { firstAnswer } from './first-answer.js';
 import { dashboardPage } from './page.js';
 import { pageViewer } from './page-viewer.js';
 import { recordPathsMeta } from './record-paths.js';
@@ -24,6 +25,8 @@ import { recordPathsMeta } from './record-paths.js';
 /** Every event type the app may be shown: the catalogue's, and that of test deliveries. */
 const EVENT_TYPE_NAMES = [...EVENT_TYPES, TEST_EVENT_TYPE];
 const RECORD_PATHS = recordPathsMeta();
+
+const searchOf = (url: string) => (url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
 
 export interface DashboardDependencies {
   sessions: SessionService;
@@ -63,10 +66,17 @@ export function dashboardRouter({ sessions, services }: DashboardDependencies): 
     if (!principal) {
       return sendSignIn(req, res, { continueTo: localPath(req.originalUrl) ?? '/dashboard' });
     }
-    const [bundle, catalogue, viewer] = await Promise.all([
+    const visible = dashboardCatalogue().then((all) => catalogueFor(all, declaredResources(), principal.scopes));
+    // A list's address: its first page's answer too, so a full load draws it without asking.
+    const answer = Promise.all([visible, getSchema()]).then(([catalogue, schema]) =>
+      firstAnswer({ schema, services, principal, catalogue, path: req.path, search: searchOf(req.originalUrl) }),
+    );
+    const [bundle, catalogue, viewer, first] = await Promise.all([
       dashboardBundle(),
-      dashboardCatalogue(),
+      visible,
       pageViewer(services, principal),
+      // Never the page's failure: without it the browser asks /graphql, which says what went wrong.
+      answer.catch(() => undefined),
     ]);
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('Cache-Control', 'no-store');
@@ -75,9 +85,10 @@ export function dashboardRouter({ sessions, services }: DashboardDependencies): 
         bundle,
         csrf: csrfToken(req, res),
         eventTypes: EVENT_TYPE_NAMES,
-        catalogue: catalogueFor(catalogue, declaredResources(), principal.scopes),
+        catalogue,
         recordPaths: RECORD_PATHS,
         viewer,
+        firstAnswer: first,
       }),
     );
   });

@@ -1,14 +1,19 @@
 // A small router for the dashboard's paths (/dashboard/…): the browser's
 // history API, links that move without reloading, and the current path as state.
 import { useEffect, useState } from 'preact/hooks';
+import { discardFirstAnswer } from './first-answer.js';
 
 export const BASE = '/dashboard';
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+window.addEventListener('popstate', () => {
+  discardFirstAnswer();
+  listeners.forEach((listener) => listener());
+});
 
 /** Goes to a dashboard path (`/contacts?q=x`), adding it to the history. */
 export function navigate(path: string, { replace = false } = {}): void {
+  discardFirstAnswer();
   const url = BASE + path;
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);

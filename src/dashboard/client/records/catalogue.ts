@@ -2,21 +2,20 @@
 // what the viewer may read): every declared resource with its fields, inputs,
 // list arguments, relations, lifecycle and actions. The record pages are built
 // from it, so a resource the kit adds has its pages with no code here.
-import type { Catalogue, CatalogueField, CatalogueRelation, CatalogueResource } from '../../catalogue-shape.js';
+import type { Catalogue, CatalogueField, CatalogueResource } from '../../catalogue-shape.js';
+import { catalogueLookup, relationSelection } from '../../list-operation.js';
 import { pageData } from '../page-data.js';
 import { formatDate, humanize } from '../ui.js';
 
 export type { Catalogue, CatalogueField, CatalogueResource } from '../../catalogue-shape.js';
+export { labelSelection } from '../../list-operation.js';
 
 export type Row = Record<string, unknown> & { id: string };
 
 export const CATALOGUE: Catalogue = pageData<Catalogue>('catalogue', []);
 
-const byKey = new Map(CATALOGUE.map((entry) => [entry.key, entry]));
-
 /** The resource of this key, when the viewer may read it. */
-export const resourceOf = (key: string | undefined): CatalogueResource | undefined =>
-  key === undefined ? undefined : byKey.get(key);
+export const resourceOf = catalogueLookup(CATALOGUE);
 
 const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -29,32 +28,12 @@ export const fieldLabel = (name: string) => humanize(name.endsWith('Id') && name
 
 export const recordPath = (entry: CatalogueResource, id: string) => `${entry.path}/${encodeURIComponent(id)}`;
 
-/** The fields a record's name is made of, and the state: what a related record is selected with. */
-export function labelSelection(entry: CatalogueResource): string {
-  const names = new Set(entry.label.flat());
-  // Without a name of its own, a related record is told by its first date (recordLabel).
-  const date = entry.fields.find((field) => field.kind === 'date');
-  if (!names.size && date) names.add(date.name);
-  if (entry.lifecycle) names.add(entry.lifecycle.field);
-  return ['id', ...names].join(' ');
-}
-
-/** The GraphQL selection of a reference's record, when the viewer may read it. */
-function relationSelection(relation: CatalogueRelation): string {
-  const target = resourceOf(relation.resource);
-  return target ? `${relation.name} { ${labelSelection(target)} }` : '';
-}
-
-/** What a row of a list selects: its plain fields, the name of each record it refers to. */
-export function rowSelection(entry: CatalogueResource): string {
-  const plain = entry.fields.filter((field) => field.kind !== 'object' && field.kind !== 'objects');
-  return [...plain.map((field) => field.name), ...entry.references.map(relationSelection)].filter(Boolean).join(' ');
-}
-
 /** What a record page selects: every field, with its objects, and the records it refers to. */
 export function recordSelection(entry: CatalogueResource): string {
   const fields = entry.fields.map((field) => (field.item ? `${field.name} { ${field.item.selection} }` : field.name));
-  return [...fields, ...entry.references.map(relationSelection)].filter(Boolean).join(' ');
+  return [...fields, ...entry.references.map((reference) => relationSelection(reference, resourceOf))]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The reference whose id a field holds (`contactId` -> the `contact` relation). */

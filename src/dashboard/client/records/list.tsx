@@ -13,7 +13,7 @@ import { columnsOf } from './columns.js';
 import { ExportButton } from './export.js';
 import { ListFilters } from './filters.js';
 import { isNumeric, RecordValue, valueText } from './format.js';
-import { filtersOf, listQuery, PAGE_SIZE, sortOf } from './list-query.js';
+import { filtersOf, listQuery, listVariables, sortOf } from './list-query.js';
 import './records.css';
 
 interface Page {
@@ -25,7 +25,7 @@ export function RecordListPage({ entry, viewer }: PageProps & { entry: Catalogue
   const { query: url } = useLocation();
   const filters = filtersOf(entry, url);
   const sort = sortOf(entry, url);
-  const variables = { page: Number(url.get('page')) || 1, limit: PAGE_SIZE, sort, ...filters };
+  const variables = listVariables(entry, url);
   const result = useQuery<Record<string, Page>>(listQuery(entry), variables);
   const filtered = Object.keys(filters).length > 0;
   const creatable = entry.graphql.create && can(viewer, entry.area.write);

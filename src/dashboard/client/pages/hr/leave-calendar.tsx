@@ -3,18 +3,14 @@
 // and a solid or dashed box, with the words for screen readers), the
 // organization's days off and holidays marked in the column headings. The
 // month's requests and holidays are also listed below, as text.
-import { useEffect, useState } from 'preact/hooks';
-import { graphql, type ApiError } from '../../api.js';
 import { setQuery, useLocation } from '../../route.js';
 import type { PageProps } from '../../section.js';
-import { asApiError, ErrorMessage, humanize, Link, Loaded, Loading, PageHeader, StatusBadge } from '../../ui.js';
+import { ErrorMessage, humanize, Link, Loaded, Loading, PageHeader, StatusBadge } from '../../ui.js';
 import {
   addMonths,
   dayName,
   daysOf,
-  firstDay,
   isoWeekday,
-  lastDay,
   monthName,
   monthOf,
   parseMonth,
@@ -22,72 +18,10 @@ import {
   weekdayName,
 } from './dates.js';
 import { leaveDates } from './leave.js';
+import { peopleOf, useMonth, type MonthData } from './leave-month.js';
 import { useOrganization, type Organization } from './organization.js';
-import { fullName, PersonLink } from './people.js';
+import { PersonLink } from './people.js';
 import './hr.css';
-
-interface CalendarRequest {
-  id: string;
-  employeeId: string;
-  type: string;
-  from: string;
-  to: string;
-  days: number;
-  status: 'approved' | 'requested';
-  employee: { firstName: string; lastName: string } | null;
-}
-
-interface Holiday {
-  date: string;
-  name: string;
-}
-
-const PAGE = 100;
-const REQUESTS = `query CalendarLeave($status: LeaveRequestStatus!, $from: Date!, $to: Date!, $page: Int!, $limit: Int!) {
-  leaveRequests(status: $status, from: $from, to: $to, sort: from, page: $page, limit: $limit) {
-    data { id employeeId type from to days status employee { firstName lastName } }
-    pagination { total }
-  }
-}`;
-const HOLIDAYS = `query CalendarHolidays($from: Date!, $to: Date!) {
-  holidays(from: $from, to: $to, sort: date, limit: 100) { data { date name } }
-}`;
-
-/** Every request of a status overlapping the month, however many pages that takes. */
-async function requestsOf(status: string, month: string): Promise<CalendarRequest[]> {
-  type Answer = { leaveRequests: { data: CalendarRequest[]; pagination: { total: number } } };
-  const variables = { status, from: firstDay(month), to: lastDay(month), limit: PAGE };
-  const first = await graphql<Answer>(REQUESTS, { ...variables, page: 1 });
-  const pages = Math.ceil(first.leaveRequests.pagination.total / PAGE);
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => graphql<Answer>(REQUESTS, { ...variables, page: i + 2 })),
-  );
-  return [first, ...rest].flatMap((answer) => answer.leaveRequests.data);
-}
-
-interface MonthData {
-  requests: CalendarRequest[];
-  holidays: Holiday[];
-}
-
-function useMonth(month: string) {
-  const [state, setState] = useState<{ data?: MonthData; error?: ApiError; loading: boolean }>({ loading: true });
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ data: previous.data, loading: true }));
-    Promise.all([
-      requestsOf('approved', month),
-      requestsOf('requested', month),
-      graphql<{ holidays: { data: Holiday[] } }>(HOLIDAYS, { from: firstDay(month), to: lastDay(month) }),
-    ]).then(
-      ([approved, pending, { holidays }]) =>
-        current && setState({ data: { requests: [...approved, ...pending], holidays: holidays.data }, loading: false }),
-      (error: unknown) => current && setState({ error: asApiError(error), loading: false }),
-    );
-    return () => void (current = false);
-  }, [month]);
-  return state;
-}
 
 export function LeaveCalendarPage(_: PageProps) {
   const organization = useOrganization();
@@ -251,28 +185,6 @@ function MonthGrid({
       </table>
     </div>
   );
-}
-
-interface PersonRow {
-  employeeId: string;
-  employee: CalendarRequest['employee'];
-  requests: CalendarRequest[];
-}
-
-/** The people with leave in the month, by name, each with their requests. */
-function peopleOf(requests: CalendarRequest[]): PersonRow[] {
-  const rows = new Map<string, PersonRow>();
-  for (const request of requests) {
-    const row = rows.get(request.employeeId) ?? {
-      employeeId: request.employeeId,
-      employee: request.employee,
-      requests: [],
-    };
-    row.requests.push(request);
-    rows.set(request.employeeId, row);
-  }
-  const name = (row: PersonRow) => (row.employee ? fullName(row.employee) : row.employeeId);
-  return [...rows.values()].sort((a, b) => name(a).localeCompare(name(b)));
 }
 
 /** The month's requests and holidays as text: what the grid shows, readable at any width. */

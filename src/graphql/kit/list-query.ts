@@ -91,7 +91,7 @@ export async function listPage<T>(
       ])
     : await Promise.all([
         pool.query<T & object>(statement),
-        filtered || narrow ? countRows(pool, quoted, where) : countedRows(pool, table, principal),
+        filtered || narrow ? countRows(pool, quoted, where, orderOf(table, sort)) : countedRows(pool, table, principal),
       ]);
   const more = page.rows.length > take;
   const read = more ? page.rows.slice(0, take) : page.rows;
@@ -118,11 +118,21 @@ function filtersOf(list: ListSource<unknown>['list'], filter: Record<string, unk
 /**
  * A filtered list's matches, counted exactly up to COUNT_CAP and no further: a
  * search for a common word at a million rows stops there and says the total is
- * a lower bound, rather than counting every match for each page.
+ * a lower bound, rather than counting every match for each page. `order`: the
+ * page's own order, so the count walks the index the page walks, through the
+ * organization's rows only; unordered, a common match was counted by a
+ * sequential scan whose cost hung on where the organization's rows lie in the
+ * table (7.5 against 4.0 ms at a million rows in the table's second half).
  */
-export async function countRows(pool: pg.Pool, quotedTable: string, where: { sql: string; params: unknown[] }) {
+export async function countRows(
+  pool: pg.Pool,
+  quotedTable: string,
+  where: { sql: string; params: unknown[] },
+  order?: string,
+) {
   const n = where.params.length;
-  const text = `select count(*)::int as total from (select 1 from ${quotedTable} where ${where.sql} limit $${n + 1}) capped`;
+  const ordered = order ? ` order by ${order}` : '';
+  const text = `select count(*)::int as total from (select 1 from ${quotedTable} where ${where.sql}${ordered} limit $${n + 1}) capped`;
   const { rows } = await pool.query<{ total: number }>(namedStatement(text, [...where.params, COUNT_CAP + 1]));
   const total = rows[0]!.total;
   return total > COUNT_CAP ? { total: COUNT_CAP, totalExact: false } : { total };

@@ -35,6 +35,8 @@ export interface RuleContext {
     values: unknown[],
     options?: { prepared?: boolean },
   ): Promise<R[]>;
+  /** The caller's scopes (what a webhook it makes may carry); every service's context has them. */
+  scopes?: ReadonlySet<string>;
   /** The service's configuration (a redirect URI's policy); tools that build services without one leave it out. */
   config?: Config;
   /**

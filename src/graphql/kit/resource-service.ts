@@ -51,7 +51,8 @@ export class ResourceService<T extends { id: string }> {
 
   constructor(
     readonly resource: Resource<T>,
-    private readonly db: ServiceDependencies,
+    // A system resource's service extends this one with what is its own (the OAuth endpoints' client lookups).
+    protected readonly db: ServiceDependencies,
   ) {
     this.comparers = new Map(
       publicFieldsOf(resource.type).map(({ name, kind }) => [

@@ -22,6 +22,7 @@ export function ruleContextOf(
     organizationId: principal.organizationId,
     actor: actorOf(principal),
     ...(principal.userId && { userId: principal.userId }),
+    scopes: principal.scopes,
     ...(service?.deps.config && { config: service.deps.config }),
     query: async <R extends object>(text: string, values: unknown[], options?: { prepared?: boolean }) =>
       (await db.query<R>(options?.prepared ? namedStatement(text, values) : { text, values })).rows,

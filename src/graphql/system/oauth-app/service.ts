@@ -7,8 +7,6 @@ import { verifyIssuedSecret } from '../../../auth/secrets.js';
 import { OAUTH_PREFIX } from '../../../auth/oauth-token-format.js';
 import type { Scope } from '../../../auth/scopes.js';
 import type { OAuthApp as OAuthAppRow } from '../../../generated/prisma/client.js';
-import type { ServiceDependencies } from '../../kit/module.js';
-import type { Resource } from '../../kit/resource.js';
 import { ResourceService } from '../../kit/resource-service.js';
 import type { ClientType, NewOauthApp, OauthApp } from './type.js';
 
@@ -43,13 +41,6 @@ function clientOf(row: OAuthAppRow): OAuthClient {
 }
 
 export class OauthAppService extends ResourceService<OauthApp> {
-  constructor(
-    resource: Resource<OauthApp>,
-    private readonly deps: ServiceDependencies,
-  ) {
-    super(resource, deps);
-  }
-
   /** A new app; `clientSecret` is in this answer only (null for a public app). */
   override create(principal: Principal, input: unknown, parsed = false): Promise<NewOauthApp> {
     return super.create(principal, input, parsed) as Promise<NewOauthApp>;
@@ -62,7 +53,7 @@ export class OauthAppService extends ResourceService<OauthApp> {
 
   /** For operator tools that name an app but not its organization. */
   async organizationOf(id: string): Promise<string | undefined> {
-    const row = await this.deps.prisma.oAuthApp.findUnique({ where: { id }, select: { organizationId: true } });
+    const row = await this.db.prisma.oAuthApp.findUnique({ where: { id }, select: { organizationId: true } });
     return row?.organizationId;
   }
 
@@ -86,7 +77,7 @@ export class OauthAppService extends ResourceService<OauthApp> {
     if (secret === undefined || !check.valid) return undefined;
     if (check.upgrade) {
       // A bare SHA-256 from before hashes named their algorithm; the app's updatedAt stays.
-      await this.deps.prisma.oAuthApp.updateMany({
+      await this.db.prisma.oAuthApp.updateMany({
         where: { id: row.id },
         data: { clientSecretHash: check.upgrade, updatedAt: row.updatedAt },
       });
@@ -96,6 +87,6 @@ export class OauthAppService extends ResourceService<OauthApp> {
 
   /** The app of a client_id; a value that cannot be one is not looked up. */
   private async rowOf(clientId: string): Promise<OAuthAppRow | null> {
-    return CLIENT_ID.test(clientId) ? this.deps.prisma.oAuthApp.findUnique({ where: { clientId } }) : null;
+    return CLIENT_ID.test(clientId) ? this.db.prisma.oAuthApp.findUnique({ where: { clientId } }) : null;
   }
 }

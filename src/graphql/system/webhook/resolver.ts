@@ -1,5 +1,6 @@
-// Thin: every webhook operation needs `admin` (docs/decisions.md, Webhooks); the
-// work is in WebhookService.
+// The webhooks' fields beside the kit's (index.ts: the subscriptions): the test
+// event, the deliveries log, retries and redeliveries, hourly stats and the event
+// types. Thin: every one needs `admin` (docs/decisions.md, Webhooks); the work is in WebhookService.
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
@@ -12,10 +13,9 @@ import { RelationPageArgs } from '../../kit/relations.js';
 import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from '../event/type.js';
-import { deliveryList, webhookInput, webhookList } from './input.js';
+import { deliveryList } from './input.js';
 import {
   DELIVERY_STATUSES,
-  NewWebhook,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryHour,
@@ -24,7 +24,6 @@ import {
 } from './type.js';
 
 // Made at load time: type-graphql reads types when the schema is built, not later.
-const WebhookPage = PageOf(Webhook);
 const WebhookDeliveryPage = PageOf(WebhookDelivery);
 // The deliveries log's status filter's enum (input.ts), the same type.
 const WebhookDeliveryStatus = graphqlEnum('WebhookDeliveryStatus', DELIVERY_STATUSES);
@@ -38,49 +37,6 @@ class RecentDeliveriesArgs extends RelationPageArgs {
 
 @Resolver(() => Webhook)
 export class WebhookResolver {
-  @Requires('admin')
-  @Query(() => WebhookPage, { description: 'Webhook subscriptions of the organization.' })
-  webhooks(@Args(() => webhookList.Args) args: object, @Ctx() ctx: Context): Promise<Page<Webhook>> {
-    return ctx.services.webhooks.list(requirePrincipal(ctx), givenArgs(args));
-  }
-
-  @Requires('admin')
-  @Query(() => Webhook, lookupOptions('webhook'))
-  webhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<Webhook> {
-    return ctx.services.webhooks.get(requirePrincipal(ctx), id);
-  }
-
-  @Requires('admin')
-  @Mutation(() => NewWebhook, { description: 'The signing secret is in this answer only.' })
-  createWebhook(@Arg('input', () => webhookInput.CreateInput) input: object, @Ctx() ctx: Context): Promise<NewWebhook> {
-    return ctx.services.webhooks.create(requirePrincipal(ctx), { ...input });
-  }
-
-  @Requires('admin')
-  @Mutation(() => Webhook)
-  updateWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => webhookInput.UpdateInput) input: object,
-    @Ctx() ctx: Context,
-  ): Promise<Webhook> {
-    return ctx.services.webhooks.update(requirePrincipal(ctx), id, { ...input }, ctx.restInput?.fixed);
-  }
-
-  @Requires('admin')
-  @Mutation(() => Boolean)
-  deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
-    return ctx.services.webhooks.delete(requirePrincipal(ctx), id);
-  }
-
-  @Requires('admin')
-  @Mutation(() => NewWebhook, {
-    description:
-      'A new signing secret, in this answer only; deliveries are signed with it from now on. The replaced secret still signs beside it (a second signature) for WEBHOOK_SECRET_ROTATION_GRACE_S (24 hours by default; 0 ends it at once), so receivers can switch without failing; a rotation within that time ends the older secret at once.',
-  })
-  rotateWebhookSecret(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<NewWebhook> {
-    return ctx.services.webhooks.rotateSecret(requirePrincipal(ctx), id);
-  }
-
   @Requires('admin')
   @Mutation(() => WebhookDispatch, { description: 'Queues a webhook.test event to this webhook only.' })
   testWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<WebhookDispatch> {

@@ -1,7 +1,10 @@
 // The events of the system resources (the organization, users, API keys, webhooks, OAuth apps,
-// exports, imports), raised by their hand-written services rather than declared on the
-// kit; each is readable with `admin` only. Their names are a literal type, so
-// the services' emitEventBy calls are checked by the compiler.
+// exports, imports), each readable with `admin` only. The hand-written services raise
+// them by name (a literal type, so their emitEventBy calls are checked by the
+// compiler); the system resources declared on the kit (OAuth apps, webhook
+// subscriptions) reference their group here from their declaration. They stay here,
+// not in the declarations, because the catalogue is assembled before the system
+// modules load (the webhook input's event-type enum needs it).
 import { event, type EventDeclaration } from './event.js';
 
 const systemEvent = <T extends string>(type: T, description: string, actor?: string): EventDeclaration<T> =>

@@ -37,6 +37,8 @@ export interface RuleContext {
   ): Promise<R[]>;
   /** The caller's scopes (what a webhook it makes may carry); every service's context has them. */
   scopes?: ReadonlySet<string>;
+  /** The caller is the operator (the CLI, or a key the operator made). */
+  operator?: boolean;
   /** The service's configuration (a redirect URI's policy); tools that build services without one leave it out. */
   config?: Config;
   /**
@@ -66,6 +68,10 @@ export interface RecordAction<T, I = Record<string, unknown>> {
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
   status?: 200 | 201;
+  /** A record it leaves as it is, answered unchanged with no event (revoking a revoked key). */
+  leaves?(record: T): boolean;
+  /** false: its event carries no previousAttributes (api_key.revoked). */
+  previous?: boolean;
   /** Issues a new secret after `sets` (the declaration's `secret`) and answers the record with it, shown once. */
   issuesSecret?: boolean;
   /** The GraphQL mutation (and OpenAPI operationId) when not `<name><Type>`: `rotateOauthAppSecret`. */

@@ -62,8 +62,10 @@ export class ResourceService<T extends { id: string }> {
     );
   }
 
+  /** How messages name it: the type's name (`Contact not found`), a system resource's noun (`OAuth app not found`). */
   private get label() {
-    return this.resource.type.name;
+    const { system, noun, type } = this.resource;
+    return system ? noun[0][0]!.toUpperCase() + noun[0].slice(1) : type.name;
   }
 
   /** One page of the organization's records; `parsed`: the arguments were validated already (REST). */
@@ -408,6 +410,7 @@ export class ResourceService<T extends { id: string }> {
         if (!before) throw notFound(this.label);
         const moves = action.from && lifecycle;
         if (moves) requireActionFrom(this.label, name, moves, String((before as Record<string, unknown>)[moves.field]));
+        if (action.leaves?.(before)) return before;
         const rules = this.rules(client, principal, ended);
         const sets = await action.sets?.(data as never, before, rules);
         const changes = { ...(moves && { [moves.field]: action.to }), ...sets };
@@ -416,7 +419,8 @@ export class ResourceService<T extends { id: string }> {
           ? await resource.secret!.issue({ ...before, ...changes }, rules)
           : undefined;
         const event = action.otherwise?.applies(changes) ? action.otherwise.event : action.event;
-        const events = [{ type: event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
+        const previous = action.previous !== false && previousAttributes(before, Object.keys(changes));
+        const events = [{ type: event.type, ...(previous && { previousAttributes: previous }) }];
         const columns = { ...changes, ...issued?.columns };
         const record = await updateRecord(client, resource, { organizationId, id, changes: columns, events, actor });
         return withSecret(record!, issued);

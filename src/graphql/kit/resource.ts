@@ -97,6 +97,8 @@ export interface ResourceDeclaration<T extends object> {
   idPrefix: string;
   /** Its table, when not named after the type (`OAuthApp` for `OauthApp`). */
   table?: string;
+  /** false: its table has no updatedAt column (the store stamps none). */
+  updatedAt?: boolean;
   /**
    * A system resource (API keys, webhooks, OAuth apps): served by the kit like any
    * other, but none of the business records that exports, imports, the change feed,

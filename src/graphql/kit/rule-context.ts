@@ -23,6 +23,7 @@ export function ruleContextOf(
     actor: actorOf(principal),
     ...(principal.userId && { userId: principal.userId }),
     scopes: principal.scopes,
+    ...(principal.operator && { operator: true }),
     ...(service?.deps.config && { config: service.deps.config }),
     query: async <R extends object>(text: string, values: unknown[], options?: { prepared?: boolean }) =>
       (await db.query<R>(options?.prepared ? namedStatement(text, values) : { text, values })).rows,

@@ -6,84 +6,26 @@
 // number and "Page n of m". Pure: no database, no network, the fonts embedded
 // (fonts.ts). The layout choices are in docs/decisions.md (Invoice documents).
 import PDFDocument from 'pdfkit';
-import type { DocumentLine, DocumentTax, FinanceDocument } from './document.js';
+import type { DocumentTax, FinanceDocument } from './document.js';
 import { documentFonts } from './fonts.js';
 import { formatMoney, formatPercent, formatQuantity } from './money.js';
-
-type Pdf = PDFKit.PDFDocument;
-
-const MARGIN = 50;
-/** Kept free at the bottom of every page for the footer. */
-const FOOTER_SPACE = 24;
-const COLORS = { text: '#111111', muted: '#666666', rule: '#cccccc', band: '#f0f0f0', warning: '#b00020' };
-const SIZES = { title: 22, issuer: 14, body: 9, small: 8 };
-const CELL_PADDING = 4;
-
-interface Column {
-  label: string;
-  width: number;
-  align: 'left' | 'right';
-  cell(line: DocumentLine): string;
-}
-
-/** The area text may take on a page. */
-interface Frame {
-  left: number;
-  right: number;
-  width: number;
-  top: number;
-  bottom: number;
-}
-
-const frameOf = (pdf: Pdf): Frame => ({
-  left: MARGIN,
-  right: pdf.page.width - MARGIN,
-  width: pdf.page.width - 2 * MARGIN,
-  top: MARGIN,
-  bottom: pdf.page.height - MARGIN - FOOTER_SPACE,
-});
+import {
+  type Pdf,
+  MARGIN,
+  COLORS,
+  SIZES,
+  type Column,
+  type Frame,
+  frameOf,
+  write,
+  measure,
+  writePairs,
+  rowHeight,
+  writeRow,
+} from './pdf-primitives.js';
 
 const taxLabel = (tax: Pick<DocumentTax, 'name' | 'percentage' | 'inclusive'>) =>
   `${tax.name} ${formatPercent(tax.percentage)}${tax.inclusive ? ' incl.' : ''}`;
-
-/** Writes `text` at (x, y) in a box `width` wide; answers the height it took. */
-function write(
-  pdf: Pdf,
-  text: string,
-  x: number,
-  y: number,
-  width: number,
-  style: { bold?: boolean; size?: number; color?: string; align?: 'left' | 'right' } = {},
-): number {
-  if (!text) return 0;
-  pdf
-    .font(style.bold ? 'bold' : 'regular')
-    .fontSize(style.size ?? SIZES.body)
-    .fillColor(style.color ?? COLORS.text);
-  pdf.text(text, x, y, { width, align: style.align ?? 'left' });
-  // pdfkit leaves its cursor below the text it wrote: the height, without laying the text out again.
-  return pdf.y - y;
-}
-
-/** The height `text` would take, as write() would set it. */
-function measure(pdf: Pdf, text: string, width: number, style: { bold?: boolean; size?: number } = {}): number {
-  if (!text) return 0;
-  pdf.font(style.bold ? 'bold' : 'regular').fontSize(style.size ?? SIZES.body);
-  return pdf.heightOfString(text, { width });
-}
-
-/** Rows of "label: value", the values right-aligned; answers the y below them. */
-function writePairs(pdf: Pdf, pairs: [string, string][], x: number, y: number, width: number): number {
-  const labelWidth = Math.min(95, width / 2);
-  for (const [label, value] of pairs) {
-    const height = Math.max(
-      write(pdf, label, x, y, labelWidth, { color: COLORS.muted }),
-      write(pdf, value, x + labelWidth, y, width - labelWidth, { align: 'right' }),
-    );
-    y += height + 2;
-  }
-  return y;
-}
 
 function statusNote(document: FinanceDocument): string | null {
   if (document.status === 'draft') return `Draft: not a valid ${document.title.toLowerCase()}`;
@@ -170,40 +112,6 @@ function columnsFor(document: FinanceDocument, width: number): Column[] {
   fixed.push({ label: 'Amount', width: 80, align: 'right', cell: (line) => money(line.amount) });
   const rest = width - fixed.reduce((sum, column) => sum + column.width, 0);
   return [{ label: 'Description', width: rest, align: 'left', cell: (line) => line.description }, ...fixed];
-}
-
-const inner = (column: Column) => column.width - 2 * CELL_PADDING;
-const rowStyle = (header: boolean) => (header ? { bold: true, size: SIZES.small } : {});
-
-/** The height of a row of cells: its tallest cell's. */
-const rowHeight = (pdf: Pdf, cells: string[], columns: Column[], header = false) =>
-  Math.max(...columns.map((column, i) => measure(pdf, cells[i]!, inner(column), rowStyle(header)))) + 2 * CELL_PADDING;
-
-/** One row of cells `height` high (the header's in bold on a band). */
-function writeRow(
-  pdf: Pdf,
-  cells: string[],
-  columns: Column[],
-  frame: Frame,
-  y: number,
-  height: number,
-  header = false,
-) {
-  const style = rowStyle(header);
-  if (header) pdf.rect(frame.left, y, frame.width, height).fill(COLORS.band);
-  let x = frame.left;
-  columns.forEach((column, i) => {
-    write(pdf, cells[i]!, x + CELL_PADDING, y + CELL_PADDING, inner(column), { ...style, align: column.align });
-    x += column.width;
-  });
-  if (!header) {
-    pdf
-      .moveTo(frame.left, y + height)
-      .lineTo(frame.right, y + height)
-      .lineWidth(0.5)
-      .strokeColor(COLORS.rule)
-      .stroke();
-  }
 }
 
 /** The lines' table, its header repeated on each page it runs onto; answers the y below it. */

@@ -18,6 +18,7 @@ const BOUNDARIES = [
   { from: 'rest', forbid: ['db/', 'generated/'], why: 'REST reaches data only through the services' },
   { from: 'oauth', forbid: ['db/', 'generated/'], why: 'OAuth reaches data only through the services' },
   { from: 'db', forbid: ['graphql/', 'rest/', 'http/'], why: 'the database layer knows no schema and no transport' },
+  { from: 'events', forbid: ['jobs/'], why: 'the event domain knows nothing of the worker runtime that delivers it' },
 ];
 
 // The code imports by relative path, so whether `../../rest/app.js` reaches

@@ -5,14 +5,16 @@
 // commits with the change or not at all.
 // A trigger on this table queues the event's webhook deliveries in "WebhookFanout"
 // in the same transaction; the worker's dispatcher (src/jobs/fan-out.ts) makes them jobs.
-import { actorOf, type Actor, type ActorType, type Principal } from '../auth/principal.js';
-import type { Event as EventRow } from '../generated/prisma/client.js';
+import { actorOf, type Actor, type Principal } from '../auth/principal.js';
 import type { Transaction } from '../db/prisma.js';
-import { cataloguedEvent } from './catalogue.js';
-import type { EventType } from './event.js';
-import { EVENT_INSERT_COLUMNS } from './event-row.js';
-import type { SystemEventType } from './system-events.js';
 import { newId } from '../ids.js';
+import { cataloguedEvent } from './catalogue.js';
+import { eventEnvelope, type EventEnvelope } from './envelope.js';
+import type { EventType } from './event.js';
+import { eventRow, insertEvents } from './insert.js';
+import type { SystemEventType } from './system-events.js';
+
+export type { EventEnvelope } from './envelope.js';
 
 export interface EmitEvent<T extends object> {
   organizationId: string;
@@ -28,23 +30,28 @@ export interface EmitEvent<T extends object> {
 
 export async function emitEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   cataloguedEvent(event.type);
-  const data = {
-    object: event.object,
-    ...(event.previousAttributes && { previousAttributes: event.previousAttributes }),
-  } as EventEnvelope['data'];
+  return insertEvent(tx, event);
+}
+
+/** The parameters' places: $1 id, $2 organization, $3 type, $4 object, $5 and $6 the actor, $7 previous values. */
+const PARAMETERS = { id: '$1', organizationId: '$2', type: '$3', object: '$4::jsonb', actorType: '$5', actorId: '$6' };
+const INSERT = `${insertEvents([eventRow(PARAMETERS)])} returning "createdAt"`;
+const INSERT_CHANGE = `${insertEvents([eventRow({ ...PARAMETERS, previousAttributes: '$7::jsonb' })])} returning "createdAt"`;
+
+/**
+ * Writes the event in `tx`, whatever its type: emitEvent's, after the catalogue's
+ * check; the webhook test event's (a type stored but not catalogued) directly.
+ */
+export async function insertEvent<T extends object>(tx: Transaction, event: EmitEvent<T>): Promise<EventEnvelope> {
   const id = newId('event');
+  const { organizationId, type, object, previousAttributes, actor } = event;
+  const values = [id, organizationId, type, JSON.stringify(object), actor.type, actor.id];
   // Raw SQL: through Prisma's model API this insert cost more CPU than the change it records.
-  const [row] = await tx.$queryRawUnsafe<{ createdAt: Date }[]>(
-    `insert into "Event" (${EVENT_INSERT_COLUMNS}) values ($1, $2, $3, $4::jsonb, $5, $6) returning "createdAt"`,
-    id,
-    event.organizationId,
-    event.type,
-    JSON.stringify(data),
-    event.actor.type,
-    event.actor.id,
-  );
-  const actor = { type: event.actor.type, id: event.actor.id };
-  return { id, type: event.type, created: Math.floor(row!.createdAt.getTime() / 1000), data, actor };
+  const [row] = await (previousAttributes
+    ? tx.$queryRawUnsafe<{ createdAt: Date }[]>(INSERT_CHANGE, ...values, JSON.stringify(previousAttributes))
+    : tx.$queryRawUnsafe<{ createdAt: Date }[]>(INSERT, ...values));
+  const data = { object, ...(previousAttributes && { previousAttributes }) };
+  return eventEnvelope({ id, type, createdAt: row!.createdAt, data, actorType: actor.type, actorId: actor.id });
 }
 
 /** The event of a change `principal` made to a system resource: in its organization, with it as the actor. */
@@ -54,23 +61,4 @@ export function emitEventBy<T extends object>(
   event: Omit<EmitEvent<T>, 'organizationId' | 'actor' | 'type'> & { type: SystemEventType },
 ): Promise<EventEnvelope> {
   return emitEvent(tx, { ...event, organizationId: principal.organizationId, actor: actorOf(principal) });
-}
-
-/** The event envelope of the specification, {id, type, created, data}, and who made the change. */
-export interface EventEnvelope {
-  id: string;
-  type: string;
-  created: number;
-  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
-  actor: Actor;
-}
-
-export function eventEnvelope(row: EventRow): EventEnvelope {
-  return {
-    id: row.id,
-    type: row.type,
-    created: Math.floor(row.createdAt.getTime() / 1000),
-    data: row.data as unknown as EventEnvelope['data'],
-    actor: { type: row.actorType as ActorType, id: row.actorId },
-  };
 }

@@ -10,6 +10,7 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import { deliveryBody } from '../events/delivery-body.js';
+import { eventEnvelope, type StoredEvent } from '../events/envelope.js';
 import { recordAttempts, type Attempt } from './attempts.js';
 import { parseDeliveryJob, type DeliveryJob } from './delivery-jobs.js';
 import { webhookDeliveries, webhookDeliveryLag } from '../metrics/registry.js';
@@ -34,14 +35,7 @@ interface Webhook {
 }
 
 /** An event as json_agg gives it: its time as an ISO 8601 string. */
-interface EventRow {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: unknown;
-  /** Who made the change: {type, id} (the envelope's `actor`). */
-  actor: unknown;
-}
+type EventRow = StoredEvent & { createdAt: string };
 
 export function deliverWebhookTask(deps: DeliveryDependencies): Task {
   const secrets = new Map<string, string>();
@@ -66,8 +60,8 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
                     case when w."previousSecretExpiresAt" > now() then w."previousSecretEncrypted" end
                       as "previousSecretEncrypted",
                     (select json_agg(json_build_object('id', e.id, 'type', e.type, 'createdAt', e."createdAt",
-                                                       'data', e.data, 'actor',
-                                                       json_build_object('type', e."actorType", 'id', e."actorId"))
+                                                       'data', e.data, 'actorType', e."actorType",
+                                                       'actorId', e."actorId")
                                order by e.id)
                      from "Event" e where e.id = any($2::text[]) and e."organizationId" = w."organizationId"
                        and not ($3 and exists (select 1 from "WebhookDelivery" d
@@ -91,9 +85,7 @@ export function deliverWebhookTask(deps: DeliveryDependencies): Task {
     const attempts = await Promise.all(
       webhook.events.map(async (event): Promise<Attempt> => {
         // The envelope is serialised once; these exact bytes are signed and sent.
-        const body = JSON.stringify(
-          deliveryBody({ ...event, created: Math.floor(new Date(event.createdAt).getTime() / 1000) }, scopes),
-        );
+        const body = JSON.stringify(deliveryBody(eventEnvelope(event), scopes));
         const headers = signedHeaders(secret, event.id, body, timestamp, previous);
         const result = await postSigned(webhook.url, body, headers, {
           timeoutMs: deps.config.webhooks.timeoutMs,

@@ -26,7 +26,7 @@ import { exportSources, keysetColumns, type ExportSource } from '../graphql/syst
 import { Export, type ExportFormat } from '../graphql/system/export/type.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import { eventRow, insertEvents } from '../events/insert.js';
 import { sequenceBeforeSnapshot, snapshotChangesCursor } from '../changes/snapshot-cursor.js';
 import type { ExportJob } from './export-jobs.js';
 
@@ -63,11 +63,19 @@ const WRITE_CHUNK = `with chunk as (insert into "ExportChunk" ("exportId", seq, 
 const COMPLETE = `with done as (
     update "Export" set status = 'completed', "completedAt" = now(), "updatedAt" = now()
     where id = $1 and status = 'running' returning *)
-  insert into "Event" (${EVENT_INSERT_COLUMNS})
-  select $2, "Export"."organizationId", 'export.completed',
-         jsonb_build_object('object', (select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)),
-         'system', null
-  from done as "Export"`;
+  ${insertEvents([
+    eventRow(
+      {
+        id: '$2',
+        organizationId: '"Export"."organizationId"',
+        type: `'export.completed'`,
+        object: `(select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)`,
+        actorType: `'system'`,
+        actorId: 'null',
+      },
+      'from done as "Export"',
+    ),
+  ])}`;
 
 function sourceOf(row: ExportRow): { source: ExportSource; filters: Record<string, unknown> } {
   const source = exportSources().get(row.resource);

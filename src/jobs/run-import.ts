@@ -19,7 +19,7 @@ import type { Principal } from '../auth/principal.js';
 import '../graphql/modules.js';
 import { sqlSelectOf } from '../graphql/kit/fields.js';
 import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
-import { EVENT_INSERT_COLUMNS } from '../events/event-row.js';
+import { eventRow, insertEvents } from '../events/insert.js';
 import { newId } from '../ids.js';
 import { applyBatch, readBatch, type ImportPlan, type ReadBatch, type RowRefusal } from '../imports/apply.js';
 import { importables } from '../imports/importable.js';
@@ -61,9 +61,19 @@ const FINISH = `with done as (
     update "Import" set status = $2, "failureReason" = $3, "completedAt" = now(), "updatedAt" = now()
     where id = $1 and status in ('queued', 'running') returning *),
   file as (delete from "ImportChunk" where "importId" in (select id from done))
-  insert into "Event" (${EVENT_INSERT_COLUMNS})
-  select $4, "Import"."organizationId", 'import.completed', jsonb_build_object('object', ${SHOWN}), 'system', null
-  from done as "Import"`;
+  ${insertEvents([
+    eventRow(
+      {
+        id: '$4',
+        organizationId: '"Import"."organizationId"',
+        type: `'import.completed'`,
+        object: SHOWN,
+        actorType: `'system'`,
+        actorId: 'null',
+      },
+      'from done as "Import"',
+    ),
+  ])}`;
 
 const PROGRESS = `update "Import" set "rowsProcessed" = $2, "rowsCreated" = $3, "rowsUpdated" = $4,
   "rowsRefused" = $5, errors = errors || $6::jsonb, "updatedAt" = now() where id = $1`;

@@ -19,14 +19,29 @@ import { publicFieldsOf, qualifiedColumn, sqlSelectOf, type PublicType } from '.
 import { orderOf, whereOf, type AnyListDefinition } from './list.js';
 import { COUNT_CAP, pageWindow, paginationOf, type Page, type PageRequest } from './page.js';
 import { namedStatement } from './statements.js';
+import { countAll, inSnapshot } from './snapshot.js';
 
 /** What a resource's list reads: its table, its public type and its list definition. */
 export interface ListSource<T> {
   table: string;
   type: PublicType<T>;
-  list: AnyListDefinition;
-  /** Narrows the rows as a filter would, beyond the list's own filters (the exports a caller may see). */
-  narrow?: { where: (param: string) => string; value: unknown };
+  /** The list's schema and filters (a list definition, or a list's own where its arguments are hand-written). */
+  list: Pick<AnyListDefinition, 'schema' | 'filters'>;
+  /**
+   * Narrows the rows as a filter would, beyond the list's own filters (the exports a caller may see, one
+   * webhook's deliveries); `bound`: a name under which its value binds cursors, like a filter's.
+   */
+  narrow?: { where: (param: string) => string; value: unknown; bound?: string };
+  /**
+   * Rows of another shape than the type's public one (an event's envelope): the SELECT list, whose row
+   * holds the sort field as text or a number, and the mapping of each row.
+   */
+  rows?: { select: string; map: (row: Record<string, unknown>) => T };
+  /**
+   * A log written all the time (webhook deliveries): the page and its exact total read in one snapshot,
+   * so that the total cannot count fewer rows than the page holds.
+   */
+  snapshot?: boolean;
 }
 
 /** From this offset on, a page's ids are found in the index before any row is read. */
@@ -35,7 +50,7 @@ const DEFERRED_JOIN_OFFSET = 1_000;
 /** One page of the caller's organization's records; `args` are checked with the list's schema unless `parsed`. */
 export async function listPage<T>(
   pool: pg.Pool,
-  { table, type, list, narrow }: ListSource<T>,
+  { table, type, list, narrow, rows, snapshot }: ListSource<T>,
   principal: Principal,
   args: unknown,
   parsed = false,
@@ -50,31 +65,38 @@ export async function listPage<T>(
     where.sql += ` and ${narrow.where(`$${where.params.length}`)}`;
   }
   const params = [...where.params];
-  const keyset = keysetOf(
-    table,
-    { sort, after: filter.after, filters: filtersOf(list, filter), nullable: (field) => isNullable(type, field) },
-    params,
-  );
+  const filters = filtersOf(list, filter);
+  if (narrow?.bound) filters[narrow.bound] = narrow.value;
+  const nullable = (field: string) => !rows && isNullable(type, field);
+  const keyset = keysetOf(table, { sort, after: filter.after, filters, nullable }, params);
   const condition = keyset.condition ? `${where.sql} and ${keyset.condition}` : where.sql;
   const { skip, take } = pageWindow(filter);
   const n = params.length;
   // One row more than the page: whether there is a next page, without counting.
   const window = `order by ${orderOf(table, sort)} limit $${n + 1} offset $${n + 2}`;
   const quoted = `"${table}"`;
+  const select = rows?.select ?? sqlSelectOf(type, table);
   const text =
     skip < DEFERRED_JOIN_OFFSET
-      ? `select ${sqlSelectOf(type, table)} from ${quoted} where ${condition} ${window}`
-      : `select ${sqlSelectOf(type, table)} from ${quoted}
+      ? `select ${select} from ${quoted} where ${condition} ${window}`
+      : `select ${select} from ${quoted}
          join (select ${qualifiedColumn(table, 'id')} as page_id from ${quoted} where ${condition} ${window}) page
            on ${qualifiedColumn(table, 'id')} = page.page_id
          order by ${orderOf(table, sort)}`;
-  const [page, counted] = await Promise.all([
-    pool.query<T & object>(namedStatement(text, [...params, take + 1, skip])),
-    filtered || narrow ? countRows(pool, quoted, where) : countedRows(pool, table, principal),
-  ]);
+  const statement = namedStatement(text, [...params, take + 1, skip]);
+  const [page, counted] = snapshot
+    ? await inSnapshot(pool, async (client) => [
+        await client.query<T & object>(statement),
+        await countAll(client, quoted, where),
+      ])
+    : await Promise.all([
+        pool.query<T & object>(statement),
+        filtered || narrow ? countRows(pool, quoted, where) : countedRows(pool, table, principal),
+      ]);
   const more = page.rows.length > take;
-  const data = more ? page.rows.slice(0, take) : page.rows;
-  const next = nextCursor(data as Record<string, unknown>[], more, keyset.binding, keyset.order.field);
+  const read = more ? page.rows.slice(0, take) : page.rows;
+  const next = nextCursor(read as Record<string, unknown>[], more, keyset.binding, keyset.order.field);
+  const data = rows ? (read as Record<string, unknown>[]).map(rows.map) : read;
   return { data, pagination: paginationOf(filter, { ...counted, next }) };
 }
 
@@ -89,7 +111,7 @@ const isNullable = (type: PublicType, field: string) =>
   publicFieldsOf(type).find((each) => each.name === field)?.nullable ?? false;
 
 /** The filters given, by name: what a cursor is bound to besides the table and sort. */
-function filtersOf(list: AnyListDefinition, filter: Record<string, unknown>): Record<string, unknown> {
+function filtersOf(list: ListSource<unknown>['list'], filter: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(list.filters).map((name) => [name, filter[name]]));
 }
 

@@ -151,7 +151,7 @@ export interface SqlCondition {
 
 /** The organization's rows, narrowed by each filter given. */
 export function whereOf(
-  list: AnyListDefinition,
+  list: Pick<AnyListDefinition, 'filters'>,
   organizationId: string,
   parsed: Record<string, unknown>,
   table: string,

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { Actor } from '../../auth/principal.js';
 import { newId, newIdWith } from '../../ids.js';
 import type { EventType } from '../../events/event.js';
-import { EVENT_INSERT_COLUMNS } from '../../events/event-row.js';
+import { eventRow, insertEvents } from '../../events/insert.js';
 import { sqlSelectOf, type PublicType } from './fields.js';
 import type { RuleContext } from './lifecycle.js';
 import { requireDeclaredEvent, type Resource } from './resource.js';
@@ -57,13 +57,21 @@ function eventsOf(
   if (!events.length) return '';
   const actorType = param(actor.type);
   const actorId = param(actor.id);
-  const rows = events.map(({ type, previousAttributes }) => {
-    const data = previousAttributes
-      ? `jsonb_build_object('object', to_jsonb(record), 'previousAttributes', ${param(JSON.stringify(previousAttributes))}::jsonb)`
-      : `jsonb_build_object('object', to_jsonb(record))`;
-    return `select ${param(newId('event'))}, ${organization}, ${param(type)}, ${data}, ${actorType}, ${actorId}::text from record`;
-  });
-  return `, event as (insert into "Event" (${EVENT_INSERT_COLUMNS}) ${rows.join(' union all ')})`;
+  const rows = events.map(({ type, previousAttributes }) =>
+    eventRow(
+      {
+        id: param(newId('event')),
+        organizationId: organization,
+        type: param(type),
+        object: 'to_jsonb(record)',
+        ...(previousAttributes && { previousAttributes: `${param(JSON.stringify(previousAttributes))}::jsonb` }),
+        actorType,
+        actorId,
+      },
+      'from record',
+    ),
+  );
+  return `, event as (${insertEvents(rows)})`;
 }
 
 const quoted = (column: string) => `"${column}"`;
@@ -172,11 +180,12 @@ function insertManyStatement<T>({ table, type }: RecordTable<T>, insert: InsertM
     const [type, actorType, actorId] = [param(insert.event), param(insert.actor.type), param(insert.actor.id)];
     events = `, raised as (
       select * from unnest(${ids}::text[], ${eventIds}::text[]) with ordinality as raised(id, "eventId", n)
-    ), event as (
-      insert into "Event" (${EVENT_INSERT_COLUMNS})
-      select raised."eventId", ${organization}, ${type}, jsonb_build_object('object', to_jsonb(record)), ${actorType}, ${actorId}::text
-      from record join raised on raised.id = record.id order by raised.n
-    )`;
+    ), event as (${insertEvents([
+      eventRow(
+        { id: 'raised."eventId"', organizationId: organization, type, object: 'to_jsonb(record)', actorType, actorId },
+        'from record join raised on raised.id = record.id order by raised.n',
+      ),
+    ])})`;
   }
   const text = `with record as (
       insert into "${table}" (${['organizationId', ...names].map(quoted).join(', ')}, "updatedAt")

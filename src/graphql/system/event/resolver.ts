@@ -12,7 +12,7 @@ import { Event, EventActor } from './type.js';
 import { EventTypeEnum } from './event-type-enum.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { sortValueName } from '../../kit/list.js';
-import { EVENT_SORTS } from './service.js';
+import { EVENT_SORTS } from './list.js';
 
 /** Oldest first (the outbox's order), or newest first (a history, a log to read). */
 const EventSort = graphqlEnum('EventSort', EVENT_SORTS, {

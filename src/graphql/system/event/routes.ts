@@ -1,7 +1,7 @@
 import { sortValueName } from '../../kit/list.js';
 import { pageOf, PAGINATION_SELECTION, route } from '../../kit/routes.js';
 import { eventSchema } from './payloads.js';
-import { eventFilterSchema } from './service.js';
+import { eventFilterSchema } from './list.js';
 
 const EVENT_FIELDS = 'id type created data actor { type id }';
 

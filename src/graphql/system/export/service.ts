@@ -9,7 +9,7 @@ import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig, type ExportLimits } from '../../../config.js';
 import { DomainError, invalidField, notFound } from '../../../errors.js';
 import { isWellFormedId, newId } from '../../../ids.js';
-import { EVENT_INSERT_COLUMNS } from '../../../events/event-row.js';
+import { eventRow, insertEvents } from '../../../events/insert.js';
 import { addExportJobSql } from '../../../jobs/export-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { missingScope } from '../../auth-checker.js';
@@ -36,6 +36,21 @@ export interface ExportFile {
 }
 
 const SELECT = sqlSelectOf(Export, 'Export');
+
+/** export.created, raised in the statement that creates the export ($6 its id, $7 and $8 the actor). */
+const CREATED_EVENT = insertEvents([
+  eventRow(
+    {
+      id: '$6',
+      organizationId: '"Export"."organizationId"',
+      type: `'export.created'`,
+      object: `(select to_jsonb(shown) from (select ${SELECT}) shown)`,
+      actorType: '$7',
+      actorId: '$8',
+    },
+    'from created as "Export"',
+  ),
+]);
 
 export class ExportService {
   private limits?: ExportLimits;
@@ -123,11 +138,7 @@ export class ExportService {
            insert into "Export" (id, "organizationId", resource, format, amounts, bom, filters, scopes, "updatedAt")
            values ($1, $2, $3, $4, $10, $11, $5::jsonb, $9::text[], now()) returning *),
          queued as (select ${addExportJobSql('created.id')} from created),
-         event as (
-           insert into "Event" (${EVENT_INSERT_COLUMNS})
-           select $6, "Export"."organizationId", 'export.created',
-                  jsonb_build_object('object', (select to_jsonb(shown) from (select ${SELECT}) shown)), $7, $8::text
-           from created as "Export")
+         event as (${CREATED_EVENT})
          select ${SELECT} from created as "Export" cross join (select count(*) from queued) as job`,
         [
           newId('export'),

@@ -5,6 +5,7 @@
 // list (built by PostgreSQL), its filters (the list's own, page, limit and sort
 // left out), its WHERE, the scope it needs and where its money is.
 import { readableEventTypes, visibleEventData } from '../../../events/catalogue.js';
+import { eventEnvelope, type StoredEvent } from '../../../events/envelope.js';
 import { declaredResources } from '../../kit/declared.js';
 import { qualifiedColumn, scopedFieldsOf, sqlSelectItemsOf } from '../../kit/fields.js';
 import { referenceNamesOf } from '../../kit/labels.js';
@@ -24,8 +25,8 @@ const eventsSource: ExportSource = {
   table: 'Event',
   from: '"Event"',
   columns: ['id', 'type', 'created', 'data', 'actor'],
-  select: `"Event".id, "Event".type, floor(extract(epoch from "Event"."createdAt"))::int as created, "Event".data,
-    jsonb_build_object('type', "Event"."actorType", 'id', "Event"."actorId") as actor`,
+  // The stored event, made its envelope by the one builder (src/events/envelope.ts) in `visible`.
+  select: `"Event".id, "Event".type, "Event"."createdAt", "Event".data, "Event"."actorType", "Event"."actorId"`,
   filters: EVENT_FILTERS,
   exportScope: 'admin',
   hidden: [],
@@ -37,7 +38,10 @@ const eventsSource: ExportSource = {
       filters.type === undefined ? readable : (readable ?? [filters.type as string]).filter((t) => t === filters.type);
     return eventConditions(organizationId, types, filters);
   },
-  visible: (row, scopes) => ({ ...row, data: visibleEventData(row.type as string, row.data, scopes) }),
+  visible: (row, scopes) => {
+    const event = eventEnvelope(row as unknown as StoredEvent);
+    return { ...event, data: visibleEventData(event.type, event.data, scopes) };
+  },
 };
 
 /** A declared resource's rows: its REST objects, each reference's name beside it. */

@@ -1,17 +1,23 @@
 // Webhook subscriptions on the kit: created with a signing secret shown once
 // (sealed at rest), listed, changed, enabled and disabled, deleted with their
-// deliveries log, their secret rotated; `admin` only. Beside them, the
-// deliveries log and what is queued on demand (resolver.ts, routes.ts, service.ts).
+// deliveries log, their secret rotated; `admin` only (rules.ts). Beside them, a
+// service and resolver for each other job: the deliveries log, its hourly stats
+// and the deliveries asked for (test, retry, redelivery). Routes in the order of the document.
 import { WEBHOOK_EVENTS } from '../../../events/system-events.js';
 import { ID_PREFIX } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
 import { defineModule } from '../../kit/module.js';
 import { systemArea } from '../../kit/resource.js';
+import { DeliveryLogResolver, WebhookDeliveryResolver } from './delivery-log-resolver.js';
+import { deliveryLogRoutes } from './delivery-log-routes.js';
+import { WebhookDeliveryLog } from './delivery-log.js';
+import { DeliveryStatsResolver } from './delivery-stats-resolver.js';
+import { WebhookDeliveryStats } from './delivery-stats.js';
+import { DispatchResolver } from './dispatch-resolver.js';
+import { redeliveryRoutes, testRoutes } from './dispatch-routes.js';
+import { WebhookDispatcher } from './dispatch.js';
 import { webhookInput, webhookList } from './input.js';
-import { WebhookDeliveryResolver, WebhookResolver } from './resolver.js';
-import { webhookRoutes } from './routes.js';
 import { keepReplacedSecret, signingSecret, webhookRules } from './rules.js';
-import { WebhookService } from './service.js';
 import { Webhook } from './type.js';
 
 const { created, updated, deleted, secretRotated } = WEBHOOK_EVENTS;
@@ -50,7 +56,18 @@ export const webhooks = defineResource({
 });
 
 export const webhookModule = defineModule({
-  resolvers: [...webhooks.module.resolvers, WebhookResolver, WebhookDeliveryResolver],
-  routes: [...webhooks.module.routes, ...webhookRoutes],
-  services: { webhooks: (deps) => new WebhookService(webhooks.resource, deps) },
+  resolvers: [
+    ...webhooks.module.resolvers,
+    DispatchResolver,
+    DeliveryLogResolver,
+    DeliveryStatsResolver,
+    WebhookDeliveryResolver,
+  ],
+  routes: [...webhooks.module.routes, ...testRoutes, ...deliveryLogRoutes, ...redeliveryRoutes],
+  services: {
+    ...webhooks.module.services,
+    webhookDeliveries: (deps) => new WebhookDeliveryLog(deps),
+    webhookStats: (deps) => new WebhookDeliveryStats(deps),
+    webhookDispatch: (deps) => new WebhookDispatcher(deps),
+  },
 });

@@ -1,27 +1,20 @@
-// The webhooks' fields beside the kit's (index.ts: the subscriptions): the test
-// event, the deliveries log, retries and redeliveries, hourly stats and the event
-// types. Thin: every one needs `admin` (docs/decisions.md, Webhooks); the work is in WebhookService.
+// The deliveries log in GraphQL: webhookDeliveries and webhookDelivery, a
+// webhook's recent deliveries, and each delivery's event and body. Every field
+// needs `admin` (docs/decisions.md, Webhooks); the work is in delivery-log.ts.
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { givenArgs } from '../../kit/args.js';
 import { graphqlEnum } from '../../kit/enums.js';
 import { loaderFor } from '../../kit/loaders.js';
+import { lookupOptions } from '../../kit/lookup.js';
 import { PageOf, type Page } from '../../kit/page.js';
 import { RelationPageArgs } from '../../kit/relations.js';
-import { lookupOptions } from '../../kit/lookup.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from '../event/type.js';
 import { deliveryList } from './input.js';
-import {
-  DELIVERY_STATUSES,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryHour,
-  WebhookDispatch,
-  WebhookEventType,
-} from './type.js';
+import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './type.js';
 
 // Made at load time: type-graphql reads types when the schema is built, not later.
 const WebhookDeliveryPage = PageOf(WebhookDelivery);
@@ -36,13 +29,7 @@ class RecentDeliveriesArgs extends RelationPageArgs {
 }
 
 @Resolver(() => Webhook)
-export class WebhookResolver {
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, { description: 'Queues a webhook.test event to this webhook only.' })
-  testWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.sendTest(requirePrincipal(ctx), id);
-  }
-
+export class DeliveryLogResolver {
   @Requires('admin')
   @Query(() => WebhookDeliveryPage, { description: 'Every delivery attempt to the webhook, oldest first.' })
   webhookDeliveries(
@@ -50,7 +37,7 @@ export class WebhookResolver {
     @Args(() => deliveryList.Args) args: object,
     @Ctx() ctx: Context,
   ): Promise<Page<WebhookDelivery>> {
-    return ctx.services.webhooks.deliveries(requirePrincipal(ctx), webhookId, givenArgs(args));
+    return ctx.services.webhookDeliveries.deliveries(requirePrincipal(ctx), webhookId, givenArgs(args));
   }
 
   @Requires('admin')
@@ -60,30 +47,9 @@ export class WebhookResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: Context,
   ): Promise<WebhookDelivery> {
-    return ctx.services.webhooks.delivery(requirePrincipal(ctx), webhookId, id);
+    return ctx.services.webhookDeliveries.delivery(requirePrincipal(ctx), webhookId, id);
   }
 
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, { description: 'Sends the event of a logged delivery again (one attempt).' })
-  retryWebhookDelivery(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Arg('deliveryId', () => ID) deliveryId: string,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.retryDelivery(requirePrincipal(ctx), webhookId, deliveryId);
-  }
-
-  @Requires('admin')
-  @Mutation(() => WebhookDispatch, {
-    description: 'Sends again every event since `since` whose attempts to this webhook all failed.',
-  })
-  redeliverWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('since', () => Int, { description: 'Unix time in seconds.' }) since: number,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDispatch> {
-    return ctx.services.webhooks.redeliver(requirePrincipal(ctx), id, { since });
-  }
   @Requires('admin')
   @FieldResolver(() => WebhookDeliveryPage, {
     description: "The webhook's delivery attempts, newest first (webhookDeliveries sorts and filters more).",
@@ -94,27 +60,7 @@ export class WebhookResolver {
     @Ctx() ctx: Context,
   ): Promise<Page<WebhookDelivery>> {
     const given = givenArgs({ ...args, sort: '-createdAt' });
-    return ctx.services.webhooks.deliveries(requirePrincipal(ctx), webhook.id, given);
-  }
-
-  @Requires('admin')
-  @Query(() => [WebhookDeliveryHour], {
-    description:
-      'Delivery attempts per hour (UTC) over the last `hours` hours, the current one included, oldest first; ' +
-      'hours without attempts are zeros.',
-  })
-  webhookDeliveryStats(
-    @Arg('webhookId', () => ID) webhookId: string,
-    @Arg('hours', () => Int, { nullable: true, defaultValue: 24, description: '1 to 168.' }) hours: number | null,
-    @Ctx() ctx: Context,
-  ): Promise<WebhookDeliveryHour[]> {
-    return ctx.services.webhooks.deliveryStats(requirePrincipal(ctx), webhookId, givenArgs({ hours }));
-  }
-
-  @Requires('admin')
-  @Query(() => [WebhookEventType], { description: 'The event types a webhook of the caller can subscribe to.' })
-  webhookEventTypes(@Ctx() ctx: Context): WebhookEventType[] {
-    return ctx.services.webhooks.eventTypes(requirePrincipal(ctx));
+    return ctx.services.webhookDeliveries.deliveries(requirePrincipal(ctx), webhook.id, given);
   }
 }
 
@@ -128,7 +74,7 @@ export class WebhookDeliveryResolver {
     const principal = requirePrincipal(ctx);
     // One query for every delivery of the answer.
     const events = loaderFor<string, Event | undefined>(ctx, 'WebhookDelivery.event', (ids) =>
-      ctx.services.webhooks.eventsByIds(principal, ids),
+      ctx.services.webhookDeliveries.eventsByIds(principal, ids),
     );
     return (await events.load(delivery.eventId)) ?? null;
   }
@@ -142,7 +88,7 @@ export class WebhookDeliveryResolver {
   async payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: Context): Promise<object | null> {
     const principal = requirePrincipal(ctx);
     const bodies = loaderFor<string, object | undefined>(ctx, 'WebhookDelivery.payload', (keys) =>
-      ctx.services.webhooks.payloads(principal, keys),
+      ctx.services.webhookDeliveries.payloads(principal, keys),
     );
     return (await bodies.load(`${delivery.webhookId} ${delivery.eventId}`)) ?? null;
   }

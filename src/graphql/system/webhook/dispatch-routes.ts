@@ -1,13 +1,13 @@
+// The routes of deliveries asked for: a test event, a retry, a redelivery.
 import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
-import { pageOf, PAGINATION_SELECTION, route } from '../../kit/routes.js';
-import { deliveryList, redeliverSchema } from './input.js';
-import { WebhookDelivery, WebhookDispatch } from './type.js';
+import { route } from '../../kit/routes.js';
+import { redeliverSchema } from './input.js';
+import { WebhookDispatch } from './type.js';
 
 const tag = 'Webhooks';
 const dispatch = selectionOf(WebhookDispatch);
 
-// Beside the kit's rows of the subscriptions (index.ts).
-export const webhookRoutes = [
+export const testRoutes = [
   route({
     method: 'post',
     path: '/webhooks/:id/test',
@@ -20,36 +20,9 @@ export const webhookRoutes = [
     status: 200,
     response: responseSchemaOf(WebhookDispatch),
   }),
-  route({
-    method: 'get',
-    path: '/webhooks/:id/deliveries',
-    tag,
-    summary: "List a webhook's deliveries",
-    description:
-      'Every attempt: event, status code, duration, error, an excerpt of the answer. Oldest first unless `sort=-createdAt`.',
-    operation: `query ($id: ID!, ${deliveryList.variables.declarations}) {
-      webhookDeliveries(webhookId: $id, ${deliveryList.variables.arguments}) {
-        data { ${selectionOf(WebhookDelivery)} } ${PAGINATION_SELECTION} } }`,
-    query: deliveryList.schema,
-    variables: ({ params, query }) => ({
-      ...deliveryList.variablesOf(query as Record<string, unknown>),
-      id: params.id,
-    }),
-    status: 200,
-    response: pageOf(responseSchemaOf(WebhookDelivery), 'WebhookDeliveryPage'),
-  }),
-  route({
-    method: 'get',
-    path: '/webhooks/:id/deliveries/:deliveryId',
-    tag,
-    summary: 'Get a delivery',
-    description:
-      'One attempt: its request headers (signatures, never the secret), the answer (status, headers, the start of its body), and the delivery it sends again when it is a retry or redelivery asked for.',
-    operation: `query ($id: ID!, $deliveryId: ID!) { webhookDelivery(webhookId: $id, id: $deliveryId) { ${selectionOf(WebhookDelivery)} } }`,
-    variables: ({ params }) => ({ id: params.id, deliveryId: params.deliveryId }),
-    status: 200,
-    response: responseSchemaOf(WebhookDelivery),
-  }),
+];
+
+export const redeliveryRoutes = [
   route({
     method: 'post',
     path: '/webhooks/:id/deliveries/:deliveryId/retry',

@@ -1,0 +1,13 @@
+// The webhook a request names, if it is the caller's organization's (else a 404):
+// where the delivery log, its stats and the dispatches start.
+import type { Principal } from '../../../auth/principal.js';
+import type { PrismaClient } from '../../../db/prisma.js';
+import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
+import { ID_PREFIX } from '../../../ids.js';
+import { findOwned } from '../../kit/records.js';
+
+export function ownedWebhook(prisma: PrismaClient, principal: Principal, id: string): Promise<WebhookRow> {
+  return findOwned(ID_PREFIX.webhook, 'Webhook', id, (id) =>
+    prisma.webhook.findFirst({ where: { id, organizationId: principal.organizationId } }),
+  );
+}

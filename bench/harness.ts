@@ -201,23 +201,44 @@ export function printTable(rows: string[][]): void {
   for (const row of rows.slice(1)) console.log(line(row));
 }
 
+/** `npm start`'s script: the environment it sets (leading NAME=value words) and node's arguments. */
+function startCommand(): { env: Record<string, string>; args: string[] } {
+  const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = packageJson.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let word = words[0]; word && /^[A-Z_][A-Z0-9_]*=/.test(word); word = words[0]) {
+    const [name, value] = word.split(/=(.*)/s);
+    env[name!] = value!;
+    words.shift();
+  }
+  // `exec` makes the shell npm runs the script in become node, so signals reach the service.
+  if (words[0] === 'exec') words.shift();
+  const [command, ...args] = words;
+  if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
+  return { env, args };
+}
+
 /** The node arguments of `npm start`, so the bench runs the service exactly as users do. */
 export function startCommandArguments(): string[] {
-  const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-  // `exec` makes the shell npm runs the script in become node, so signals reach the service.
-  const [command, ...args] = packageJson.scripts.start.replace(/^exec\s+/, '').split(/\s+/);
-  if (command !== 'node') throw new Error(`npm start must run node directly, not ${command}`);
-  return args;
+  return startCommand().args;
+}
+
+/** The environment `npm start`'s script sets before node's arguments (e.g. glibc's malloc settings). */
+export function startCommandEnvironment(): Record<string, string> {
+  return startCommand().env;
 }
 
 /**
- * The service's environment in every bench: `npm start`'s defaults, quiet logs, the
+ * The service's environment in every bench: what `npm start`'s script sets, its defaults, quiet logs, the
  * rate limit out of the way. NODE_ENV=development turns local conveniences on, so
  * webhooks may go to a receiver on loopback (the strict policy refuses private
  * addresses); it otherwise only adds the demo organization at first start.
  */
 export function serviceEnv(databaseUrl: string): Record<string, string> {
   return {
+    ...startCommandEnvironment(),
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',

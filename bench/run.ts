@@ -25,6 +25,12 @@
 //                      baselines create in another organization, with no subscriber)
 //   BENCH_PROFILE=1    run both servers under --cpu-prof and print where their main
 //                      threads spend their time (profiles kept in .data/bench/profiles)
+//   BENCH_VARIANT      a second service ("variant") measured beside the first, round for
+//                      round: npm start's command with these words added, NAME=value ones
+//                      to its environment, the others to node's arguments (an A/B of a
+//                      flag or setting in the same minutes, e.g. "MALLOC_ARENA_MAX=2 --single-threaded-gc")
+//   BENCH_SERVERS      only these servers, comma-separated (default: all; without the
+//                      baseline no ratio is printed)
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -163,7 +169,12 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
   name.toLowerCase().includes((process.env.BENCH_SCENARIO ?? '').toLowerCase()),
 );
 
-type Server = ChildServer<'service' | 'baseline' | 'express'>;
+type Server = ChildServer<'service' | 'variant' | 'baseline' | 'express'>;
+const VARIANT = process.env.BENCH_VARIANT?.trim().split(/\s+/);
+const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim());
+/** This server is run (BENCH_SERVERS, BENCH_VARIANT). */
+const runs = (name: Server['name']) =>
+  name === 'variant' ? VARIANT !== undefined : !SERVERS || SERVERS.includes(name);
 
 /** An organization, its API keys (SCOPES; admin), and its contacts, deals, employees and invoices. */
 async function seed(url: string): Promise<{ key: string; adminKey: string; unsubscribedKey: string }> {
@@ -288,12 +299,19 @@ async function seed(url: string): Promise<{ key: string; adminKey: string; unsub
   }
 }
 
+/** One request of the answer check; a 503 (the database's connections all taken on a shared machine) is tried again. */
 async function call(server: Server, key: string, scenario: Scenario, body?: string): Promise<string> {
-  const response = await fetch(server.url + scenario.path, {
-    method: scenario.method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body,
-  });
+  let response: Response;
+  for (let attempt = 1; ; attempt++) {
+    response = await fetch(server.url + scenario.path, {
+      method: scenario.method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
+    if (response.status !== 503 || attempt === 5) break;
+    await response.body?.cancel();
+    await sleep(1_000);
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${server.name}: ${scenario.name} answered ${response.status}: ${text}`);
   return text;
@@ -449,25 +467,53 @@ async function main(): Promise<void> {
   if (PROFILE) rmSync(PROFILE_DIR, { recursive: true, force: true });
 
   const common = { poolSize: POOL_SIZE, profileDir: PROFILE ? PROFILE_DIR : undefined };
-  const service = await startServer('service', {
-    ...common,
-    args: startCommandArguments(),
-    env: serviceEnv(database.url),
-    readyPath: '/readyz',
-  });
-  const baseline = await startServer('baseline', {
-    ...common,
-    args: ['--import', 'tsx', 'bench/baselines/node-http.ts'],
-    env: { DATABASE_URL: database.url },
-    readyPath: '/healthz',
-  });
-  const express = await startServer('express', {
-    ...common,
-    args: ['--import', 'tsx', 'bench/baselines/express.ts'],
-    env: { DATABASE_URL: database.url },
-    readyPath: '/healthz',
-  });
-  const servers = [service, baseline, express];
+  const servers: Server[] = [];
+  // One environment for both services: their in-process workers share the database's jobs and sealed secrets.
+  const environment = serviceEnv(database.url);
+  if (runs('service')) {
+    servers.push(
+      await startServer('service', {
+        ...common,
+        args: startCommandArguments(),
+        env: environment,
+        readyPath: '/readyz',
+      }),
+    );
+  }
+  if (VARIANT) {
+    const variantEnv = Object.fromEntries(
+      VARIANT.filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word)).map((word) => word.split(/=(.*)/s).slice(0, 2)),
+    ) as Record<string, string>;
+    const variantArgs = VARIANT.filter((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word));
+    servers.push(
+      await startServer('variant', {
+        ...common,
+        args: [...variantArgs, ...startCommandArguments()],
+        env: { ...environment, ...variantEnv },
+        readyPath: '/readyz',
+      }),
+    );
+  }
+  if (runs('baseline')) {
+    servers.push(
+      await startServer('baseline', {
+        ...common,
+        args: ['--import', 'tsx', 'bench/baselines/node-http.ts'],
+        env: { DATABASE_URL: database.url },
+        readyPath: '/healthz',
+      }),
+    );
+  }
+  if (runs('express')) {
+    servers.push(
+      await startServer('express', {
+        ...common,
+        args: ['--import', 'tsx', 'bench/baselines/express.ts'],
+        env: { DATABASE_URL: database.url },
+        readyPath: '/healthz',
+      }),
+    );
+  }
   if (PIN) servers.forEach(pin);
   // Idle: started, nothing asked of them yet but their readiness.
   await sleep(3_000);
@@ -475,7 +521,7 @@ async function main(): Promise<void> {
   await checkSameAnswers(servers, key, database.url);
   // BENCH_WEBHOOK=1: the fan-out's cost. Every contact the service creates is then
   // delivered, by its in-process worker, to a receiver in this process.
-  const receiver = WEBHOOK ? await subscribeContactCreated(service, adminKey) : undefined;
+  const receiver = WEBHOOK ? await subscribeContactCreated(servers[0]!, adminKey) : undefined;
 
   console.log(
     `PostgreSQL: ${database.where}; ${CONTACTS} contacts, ${DEALS} deals; pool size ${POOL_SIZE} (both servers); ` +
@@ -491,20 +537,22 @@ async function main(): Promise<void> {
   let failures = 0;
   for (const scenario of SCENARIOS) {
     // Lists read the one seeded organization; creates of the baselines go where no webhook listens.
-    const keyOf = (server: Server) => (scenario.method === 'POST' && server.name !== 'service' ? unsubscribedKey : key);
+    const keyOf = (server: Server) =>
+      scenario.method === 'POST' && (server.name === 'baseline' || server.name === 'express') ? unsubscribedKey : key;
     const results = await measure(servers, scenario, keyOf, () =>
       receiver ? webhooksDelivered(receiver) : Promise.resolve(),
     );
     const cpuRatioOf = (name: Server['name']) => {
-      const cpu = results.get(name)!.cpuMsPerRequest;
-      const baselineCpu = results.get('baseline')!.cpuMsPerRequest;
+      const cpu = results.get(name)?.cpuMsPerRequest;
+      const baselineCpu = results.get('baseline')?.cpuMsPerRequest;
       return cpu === undefined || baselineCpu === undefined ? undefined : cpu / baselineCpu;
     };
-    const ratio = cpuRatioOf('service');
+    const ratio = cpuRatioOf(runs('service') ? 'service' : 'variant');
     const times = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(2)}x`);
     const missed = ratio !== undefined && ratio > scenario.cpuTarget;
     const verdicts: Record<Server['name'], string> = {
       service: `${times(ratio)} (target <= ${scenario.cpuTarget}x${missed ? ', MISSED' : ''})`,
+      variant: `${times(cpuRatioOf('variant'))} (${VARIANT?.join(' ')})`,
       baseline: '1x',
       express: `${times(cpuRatioOf('express'))} (the framework's own cost)`,
     };

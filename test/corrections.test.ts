@@ -9,8 +9,9 @@
 // against a calculation of the test's own.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
-import { eventually, useWorker } from './support/receiver.js';
+import { useWorker } from './support/receiver.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });
 useWorker(server);
@@ -129,11 +130,7 @@ describe('void', () => {
       body: { resource: 'invoices', format: 'csv', filters: { status: 'void' } },
     });
     expect(created.status, created.text).toBe(202);
-    await eventually(async () => {
-      const shown = await server.rest('GET', `/v1/exports/${created.body.id}`, { key: admin });
-      expect(shown.body.status).not.toBe('failed');
-      return shown.body.status === 'completed';
-    }, 60_000);
+    await finishedJob(server, 'exports', created.body.id as string, admin);
     const file = await server.rest('GET', `/v1/exports/${created.body.id}/download`, { key: admin });
     const rows = parseCsv(file.text, { columns: true }) as Record<string, string>[];
     expect(rows.filter((row) => [draft.id, opened.id].includes(row.id!)).map((row) => row.amountDue)).toEqual([

@@ -8,8 +8,9 @@ import 'reflect-metadata';
 import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
-import { eventually, useWorker } from './support/receiver.js';
+import { useWorker } from './support/receiver.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,14 +34,7 @@ async function created(key: string, body: Row): Promise<Row> {
   return res.body as Row;
 }
 
-async function completed(key: string, id: string): Promise<Row> {
-  return eventually(async () => {
-    const res = await server.rest('GET', `/v1/exports/${id}`, { key });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.status, res.body.failureReason).not.toBe('failed');
-    return res.body.status === 'completed' ? (res.body as Row) : undefined;
-  }, 60_000);
-}
+const completed = (key: string, id: string) => finishedJob(server, 'exports', id, key);
 
 /** The file's bytes as sent (fetch's text() would drop a byte order mark). */
 async function downloaded(key: string, id: string): Promise<{ status: number; bytes: Buffer }> {

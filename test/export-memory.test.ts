@@ -12,6 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer } from './support/fixtures.js';
 import { eventually } from './support/receiver.js';
 import { spawnWorkerProcess } from './support/worker-process.js';
@@ -61,11 +62,7 @@ async function insertInvoices(organizationId: string, contactId: string, from: n
 async function exportAll(key: string, format: string, resource = 'contacts', body: object = {}): Promise<void> {
   const created = await server.rest('POST', '/v1/exports', { key, body: { resource, format, ...body } });
   expect(created.status, created.text).toBe(202);
-  await eventually(async () => {
-    const res = await server.rest('GET', `/v1/exports/${created.body.id}`, { key });
-    expect(res.body.status).not.toBe('failed');
-    return res.body.status === 'completed';
-  }, 240_000);
+  await finishedJob(server, 'exports', created.body.id as string, key, { timeoutMs: 240_000 });
 }
 
 /** A worker process of its own, its old space capped (above), started and running: its pid. */

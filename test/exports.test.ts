@@ -9,8 +9,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prune } from '../src/jobs/prune.js';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type ServerFixture } from './support/fixtures.js';
-import { eventually, useWorker } from './support/receiver.js';
+import { useWorker } from './support/receiver.js';
 
 type Row = Record<string, unknown>;
 
@@ -133,13 +134,7 @@ describe('through the worker', () => {
   useWorker(server);
   const db = useDb(server);
 
-  async function completed(key: string, id: string, timeoutMs = 120_000): Promise<Row> {
-    return eventually(async () => {
-      const res = await server.rest('GET', `/v1/exports/${id}`, { key });
-      expect(res.body.status).not.toBe('failed');
-      return res.body.status === 'completed' ? (res.body as Row) : undefined;
-    }, timeoutMs);
-  }
+  const completed = (key: string, id: string) => finishedJob(server, 'exports', id, key, { timeoutMs: 120_000 });
 
   async function exportOf(
     key: string,
@@ -175,11 +170,7 @@ describe('through the worker', () => {
     // CSV, watching it run.
     const created = await server.rest('POST', '/v1/exports', { key, body: { resource: 'contacts', format: 'csv' } });
     const seen: Row[] = [];
-    await eventually(async () => {
-      const res = await server.rest('GET', `/v1/exports/${created.body.id}`, { key });
-      seen.push(res.body as Row);
-      return res.body.status === 'completed';
-    }, 120_000);
+    await finishedJob(server, 'exports', created.body.id as string, key, { timeoutMs: 120_000, seen });
     const running = seen.find(
       (s) => s.status === 'running' && (s.rowsWritten as number) > 0 && (s.rowsWritten as number) < 100_000,
     );

@@ -9,8 +9,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prune } from '../src/jobs/prune.js';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type ServerFixture } from './support/fixtures.js';
-import { eventually, useReceivers, useWorker } from './support/receiver.js';
+import { useReceivers, useWorker } from './support/receiver.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,10 +34,7 @@ function post(key: string, query: string, body: string, contentType = CSV) {
 async function imported(key: string, query: string, body: string, contentType = CSV): Promise<Row> {
   const created = await post(key, query, body, contentType);
   expect(created.status, created.text).toBe(202);
-  return eventually(async () => {
-    const shown = await server.rest('GET', `/v1/imports/${created.body.id}`, { key });
-    return ['completed', 'failed'].includes(shown.body.status) ? (shown.body as Row) : undefined;
-  }, 60_000);
+  return finishedJob(server, 'imports', created.body.id as string, key, { failed: 'answer' });
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -291,10 +289,7 @@ describe('applying rows', () => {
     });
     expect(made.status, made.text).toBe(201);
     const exported = await server.rest('POST', '/v1/exports', { key, body: { resource: 'contacts', format: 'csv' } });
-    await eventually(async () => {
-      const shown = await server.rest('GET', `/v1/exports/${exported.body.id}`, { key });
-      return shown.body.status === 'completed';
-    }, 30_000);
+    await finishedJob(server, 'exports', exported.body.id as string, key, { timeoutMs: 30_000 });
     const file = await server.rest('GET', `/v1/exports/${exported.body.id}/download`, { key });
     expect(file.text).toContain("'+44 20 7946 0000");
     expect(file.text).toContain("'=Ada");

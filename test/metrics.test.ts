@@ -140,6 +140,7 @@ describe('GET /metrics after traffic', () => {
     expect(sample(after, 'worker_jobs', { task: 'deliver_webhook', state: 'queued' })).toBeGreaterThanOrEqual(0);
     // A task with no jobs shows at 0 (read from graphile-worker's jobs view, our tasks named).
     expect(sample(after, 'worker_jobs', { task: 'run_export', state: 'queued' })).toBe(0);
+    expect(sample(after, 'worker_jobs', { task: 'run_import', state: 'queued' })).toBe(0);
     expect(
       moved(before, after, 'worker_job_runs_total', { task: 'deliver_webhook', outcome: 'succeeded' }),
     ).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,6 @@
 // collide), the statement timeout still cuts a slow transaction, a revoked key
 // is refused at once, and `npm start` with its worker delivers webhooks.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { freePort } from './support/free-port.js';
+import { npmScript } from './support/npm-script.js';
 import { PGBOUNCER, startPgBouncer, type PgBouncer } from './support/pgbouncer.js';
 import { eventually, startReceiver } from './support/receiver.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -63,14 +63,12 @@ async function startService(env: Record<string, string>) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bp-test-pgbouncer-service-'));
   await chmod(dataDir, 0o755);
   const port = await freePort();
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [, ...args] = scripts.start.replace(/^exec\s+/, '').split(/\s+/);
+  const { env: scriptEnv, args } = npmScript('start');
   let output = '';
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
+      ...scriptEnv,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? ROOT,
       NODE_ENV: 'development',

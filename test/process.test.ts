@@ -12,6 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.js';
+import { npmScript } from './support/npm-script.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SLOW = 120_000;
@@ -22,10 +23,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `npm start`'s own command line, without the `exec` that makes the shell become node. */
 function startCommand(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [command, ...args] = scripts.start.replace(/^exec\s+/, '').split(/\s+/);
+  const { command, args } = npmScript('start');
   expect(command).toBe('node');
   return args;
 }
@@ -51,6 +49,7 @@ const children = new Set<ChildProcess>();
 
 function environment(port: number): NodeJS.ProcessEnv {
   return {
+    ...npmScript('start').env,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? ROOT,
     ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }),

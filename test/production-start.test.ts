@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { freePort } from './support/free-port.js';
+import { npmScript } from './support/npm-script.js';
 import { Browser } from './support/oauth.js';
 
 // tsc over src/ takes 13 s of CPU on the 2-core development machine, more beside other tests.
@@ -20,20 +21,13 @@ const STAMP = path.join(ROOT, 'dist', '.source-hash');
 let database: TestDatabase;
 const children = new Set<ChildProcess>();
 
-/** `npm run <script>`'s own command line, without the `exec` that makes the shell become node. */
-function scriptArguments(script: string): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const [command, ...args] = scripts[script]!.replace(/^exec\s+/, '').split(/\s+/);
-  expect(command).toBe('node');
-  return args;
-}
-
+/** `npm run <script>` as its shell would run it: its environment, and node with its arguments. */
 function startScript(env: Record<string, string>, script = 'start:prod') {
-  const child = spawn(process.execPath, scriptArguments(script), {
+  const { env: scriptEnv, command, args } = npmScript(script);
+  expect(command).toBe('node');
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT, ...env },
+    env: { ...scriptEnv, PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? ROOT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

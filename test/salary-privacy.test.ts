@@ -7,6 +7,7 @@ import 'reflect-metadata';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { operatorPrincipal } from '../src/auth/principal.js';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type TestOrg } from './support/fixtures.js';
 import { authorizeUrl, Browser, createApp, createUser } from './support/oauth.js';
 import { eventually, sleep, useReceivers, useWorker } from './support/receiver.js';
@@ -296,11 +297,7 @@ describe('exports', () => {
   async function exported(body: Body): Promise<{ export: Body; file: string }> {
     const created = await server.rest('POST', '/v1/exports', { key: admin, body });
     expect(created.status, created.text).toBe(202);
-    const done = await eventually(async () => {
-      const res = await server.rest('GET', `/v1/exports/${created.body.id}`, { key: admin });
-      expect(res.body.status).not.toBe('failed');
-      return res.body.status === 'completed' ? (res.body as Body) : undefined;
-    }, 30_000);
+    const done = await finishedJob(server, 'exports', created.body.id as string, admin, { timeoutMs: 30_000 });
     const file = await server.rest('GET', `/v1/exports/${created.body.id}/download`, { key: admin });
     expect(file.status, file.text).toBe(200);
     return { export: done, file: file.text };

@@ -11,8 +11,9 @@ import { isForbiddenAddress } from '../src/jobs/url-policy.js';
 import { proxySign, proxyWatch } from '../src/local-conveniences.js';
 import { httpRequestDuration } from '../src/metrics/registry.js';
 import { expectError } from './support/contract.js';
+import { finishedJob } from './support/file-jobs.js';
 import { useServer, type ServerFixture } from './support/fixtures.js';
-import { eventually, useWorker } from './support/receiver.js';
+import { useWorker } from './support/receiver.js';
 
 /** A server as a deployment without NODE_ENV runs it: strict policies. */
 const strictServer = (env: Record<string, string> = {}) =>
@@ -220,10 +221,7 @@ describe('exports too big', () => {
     }
     const created = await server.rest('POST', '/v1/exports', { key, body: { resource: 'contacts', format: 'csv' } });
     expect(created.status, created.text).toBe(202);
-    return eventually(async () => {
-      const shown = await server.rest('GET', `/v1/exports/${created.body.id}`, { key });
-      return ['failed', 'completed'].includes(shown.body.status) && shown.body;
-    });
+    return finishedJob(server, 'exports', created.body.id as string, key, { failed: 'answer', timeoutMs: 10_000 });
   }
 
   it('fails an export of more rows than EXPORT_MAX_ROWS, saying so', async () => {

@@ -28,7 +28,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { eventRow, insertEvents } from '../events/insert.js';
 import { sequenceBeforeSnapshot, snapshotChangesCursor } from '../changes/snapshot-cursor.js';
-import type { ExportJob } from './export-jobs.js';
+import { EXPORT_JOBS, fileJobTask } from './file-jobs.js';
 
 /** Rows per batch, and so per chunk (a few hundred KB of CSV). */
 export const EXPORT_BATCH_ROWS = 1_000;
@@ -204,19 +204,13 @@ export interface ExportTaskDependencies {
 }
 
 export function runExportTask({ pool, logger, limits, batchRows }: ExportTaskDependencies): Task {
-  return async (payload, helpers) => {
-    const { exportId } = payload as ExportJob;
-    try {
-      await runExport(pool, exportId, limits, batchRows);
-    } catch (error) {
-      const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
-      if (error instanceof ExportRefused || error instanceof DomainError) {
-        await markFailed(pool, exportId, error.message);
-        return;
-      }
-      logger.error({ err: error, exportId, attempt: helpers.job.attempts }, 'export failed');
-      if (!lastAttempt) throw error;
-      await markFailed(pool, exportId, 'The export failed; an internal error was logged. Create it again.');
-    }
-  };
+  return fileJobTask({
+    queue: EXPORT_JOBS,
+    noun: 'export',
+    again: 'Create it again.',
+    logger,
+    run: (exportId) => runExport(pool, exportId, limits, batchRows),
+    refused: (error) => error instanceof ExportRefused || error instanceof DomainError,
+    fail: (exportId, reason) => markFailed(pool, exportId, reason),
+  });
 }

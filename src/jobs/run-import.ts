@@ -18,6 +18,7 @@ import type { Principal } from '../auth/principal.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
 import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { fileChunks } from '../graphql/system/file-job/reads.js';
 import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
 import { eventRow, insertEvents } from '../events/insert.js';
 import { newId } from '../ids.js';
@@ -25,7 +26,7 @@ import { applyBatch, readBatch, type ImportPlan, type ReadBatch, type RowRefusal
 import { importables } from '../imports/importable.js';
 import { fileRecords, UnreadableFile, type FileRecord, type ImportFormat } from '../imports/records.js';
 import type { Logger } from '../logger.js';
-import type { ImportJob } from './import-jobs.js';
+import { fileJobTask, IMPORT_JOBS } from './file-jobs.js';
 
 /** Rows applied per batch (and per transaction, for a committed import). */
 export const IMPORT_BATCH_ROWS = 500;
@@ -78,18 +79,6 @@ const FINISH = `with done as (
 const PROGRESS = `update "Import" set "rowsProcessed" = $2, "rowsCreated" = $3, "rowsUpdated" = $4,
   "rowsRefused" = $5, errors = errors || $6::jsonb, "updatedAt" = now() where id = $1`;
 
-/** The file's chunks in order, one at a time. */
-async function* chunksOf(pool: pg.Pool, importId: string): AsyncGenerator<Buffer> {
-  for (let seq = 0; ; seq++) {
-    const { rows } = await pool.query<{ data: Buffer }>(
-      `select data from "ImportChunk" where "importId" = $1 and seq = $2`,
-      [importId, seq],
-    );
-    if (!rows[0]) return;
-    yield rows[0].data;
-  }
-}
-
 /** The caller who posted the import, as the rows are written. */
 function principalOf(row: ImportRow): Principal {
   return {
@@ -120,7 +109,7 @@ export async function runImport(pool: pg.Pool, importId: string, batchRows = IMP
     mode: row.mode,
     ...(row.key && { key: row.key }),
   };
-  const records = () => fileRecords(chunksOf(pool, importId), row.format, importable);
+  const records = () => fileRecords(fileChunks(pool, 'Import', importId, 1), row.format, importable);
 
   let total = row.rowsTotal;
   if (total === null) {
@@ -235,18 +224,13 @@ export interface ImportTaskDependencies {
 }
 
 export function runImportTask({ pool, logger, batchRows }: ImportTaskDependencies): Task {
-  return async (payload, helpers) => {
-    const { importId } = payload as ImportJob;
-    try {
-      await runImport(pool, importId, batchRows);
-    } catch (error) {
-      if (error instanceof ImportRefused || error instanceof UnreadableFile) {
-        await markFailed(pool, importId, error.message);
-        return;
-      }
-      logger.error({ err: error, importId, attempt: helpers.job.attempts }, 'import failed');
-      if (helpers.job.attempts < helpers.job.max_attempts) throw error;
-      await markFailed(pool, importId, 'The import failed; an internal error was logged. Post it again.');
-    }
-  };
+  return fileJobTask({
+    queue: IMPORT_JOBS,
+    noun: 'import',
+    again: 'Post it again.',
+    logger,
+    run: (importId) => runImport(pool, importId, batchRows),
+    refused: (error) => error instanceof ImportRefused || error instanceof UnreadableFile,
+    fail: (importId, reason) => markFailed(pool, importId, reason),
+  });
 }

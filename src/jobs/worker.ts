@@ -28,9 +28,8 @@ import { endNoticesTask } from './end-notices.js';
 import { END_NOTICES, OVERDUE_INVOICES } from './notice-jobs.js';
 import { overdueInvoicesTask } from './overdue-invoices.js';
 import { PRUNE, pruneTask } from './prune.js';
-import { RUN_EXPORT } from './export-jobs.js';
+import { EXPORT_JOBS, IMPORT_JOBS } from './file-jobs.js';
 import { runExportTask } from './run-export.js';
-import { RUN_IMPORT } from './import-jobs.js';
 import { runImportTask } from './run-import.js';
 import { resealWebhookSecrets } from './webhook-secret-reseal.js';
 import { webhookSecretsFor } from './webhook-secrets.js';
@@ -116,8 +115,8 @@ export async function startWorker({ config, databaseUrl, logger, pollIntervalMs 
         [PRUNE]: pruneTask({ pool, config, logger }),
         [END_NOTICES]: endNoticesTask({ pool, logger }),
         [OVERDUE_INVOICES]: overdueInvoicesTask({ pool, logger }),
-        [RUN_EXPORT]: runExportTask({ pool, logger, limits: config.exportLimits }),
-        [RUN_IMPORT]: runImportTask({ pool, logger }),
+        [EXPORT_JOBS.task]: runExportTask({ pool, logger, limits: config.exportLimits }),
+        [IMPORT_JOBS.task]: runImportTask({ pool, logger }),
       },
       // Hourly, at a minute of its own; one run per hour across every worker (graphile-worker's known_crontabs).
       // Every minute: a notice ends, an invoice becomes overdue, at midnight in the organization's time zone.

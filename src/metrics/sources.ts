@@ -5,7 +5,7 @@
 import client from 'prom-client';
 import type pg from 'pg';
 import { DELIVER_WEBHOOK } from '../jobs/delivery-jobs.js';
-import { RUN_EXPORT } from '../jobs/export-jobs.js';
+import { EXPORT_JOBS, IMPORT_JOBS } from '../jobs/file-jobs.js';
 import { END_NOTICES, OVERDUE_INVOICES } from '../jobs/notice-jobs.js';
 import { PRUNE } from '../jobs/prune.js';
 import { registry } from './registry.js';
@@ -74,7 +74,7 @@ new client.Gauge({
 // a queued job is unlocked with attempts left (scheduled: not due yet); a failed one is
 // out of attempts and stays until deleted. Our tasks show at 0 when idle, and any other
 // task with jobs (one an older release queued) shows too.
-const WORKER_TASKS = [DELIVER_WEBHOOK, PRUNE, RUN_EXPORT, END_NOTICES, OVERDUE_INVOICES];
+const WORKER_TASKS = [DELIVER_WEBHOOK, PRUNE, EXPORT_JOBS.task, IMPORT_JOBS.task, END_NOTICES, OVERDUE_INVOICES];
 const JOBS_SQL = `select t.task,
     count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at <= now())::int as queued,
     count(j.id) filter (where j.locked_at is null and j.attempts < j.max_attempts and j.run_at > now())::int as scheduled,

@@ -167,6 +167,7 @@ export function inputType(
   name: string,
   fields: Fields,
   nullable: (field: InputField) => boolean,
+  description?: string,
 ): ClassType {
   const type = { [name]: class {} }[name]!;
   for (const [key, field] of Object.entries(fields)) {
@@ -175,7 +176,7 @@ export function inputType(
       description: field.description,
     })(type.prototype, key);
   }
-  InputType(name)(type);
+  InputType(name, { description })(type);
   return type;
 }
 

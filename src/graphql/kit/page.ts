@@ -53,6 +53,8 @@ export type PageRequest = z.output<typeof pageSchema>;
 
 /** A filtered list counts its matches up to here exactly; past it, `total` says "at least" (totalExact false). */
 export const COUNT_CAP = 1_000;
+/** "1,000", written without Intl: its first use at start paged in ICU's data (docs/decisions.md, "A lighter process"). */
+const COUNT_CAP_TEXT = String(COUNT_CAP).replace(/\B(?=(\d{3})+$)/g, ',');
 
 @ObjectType({ simpleResolvers: true })
 export class Pagination {
@@ -71,7 +73,7 @@ export class Pagination {
   pages!: number;
 
   @Field(() => Boolean, {
-    description: `Whether \`total\` is exact: false when a filtered list matches more than ${COUNT_CAP.toLocaleString('en')} (then counted to there).`,
+    description: `Whether \`total\` is exact: false when a filtered list matches more than ${COUNT_CAP_TEXT} (then counted to there).`,
   })
   totalExact!: boolean;
 

@@ -41,13 +41,18 @@ export const phone = z
   .trim()
   .regex(/^\+?[0-9 ().\-/x]{3,40}$/i, 'must be a phone number of digits, spaces and + ( ) - . /');
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/**
+ * Read when a currency is first checked, not at start: Intl's first use pages in
+ * ICU's data (some 6 MB of resident memory a process that never checks one does not need).
+ */
+let currencies: Set<string> | undefined;
+const isCurrency = (code: string) => (currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(code);
 
 /** ISO 4217, accepted in any case and stored upper-case. */
 export const currency = z
   .string('must be a string')
   .toUpperCase()
-  .refine((code) => CURRENCIES.has(code), 'must be an ISO 4217 currency code, e.g. USD')
+  .refine(isCurrency, 'must be an ISO 4217 currency code, e.g. USD')
   // The document cannot list the codes in every case: three letters, which the server then looks up.
   .meta({ pattern: '^[A-Za-z]{3}$' });
 

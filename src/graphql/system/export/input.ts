@@ -2,9 +2,10 @@
 // exist and what their filters are is known at run time (sources.ts): here a
 // resource is any name, checked by the service.
 import { z } from 'zod';
-import { defineList, filter } from '../../kit/list.js';
+import { defineList } from '../../kit/list.js';
 import { scopeList } from '../../kit/values.js';
 import { EXPORT_AMOUNTS } from './amounts.js';
+import { statusFilter } from '../file-job/fields.js';
 import { EXPORT_FORMATS, EXPORT_STATUSES } from './type.js';
 
 export const createExportSchema = z.strictObject({
@@ -48,10 +49,5 @@ export const createExportSchema = z.strictObject({
 
 export const exportList = defineList('Export', {
   sort: ['createdAt'],
-  filters: {
-    status: filter(z.enum(EXPORT_STATUSES, { message: `must be one of ${EXPORT_STATUSES.join(', ')}` }), {
-      description: 'pending, running, completed or failed.',
-      where: (p) => `"Export".status = ${p}`,
-    }),
-  },
+  filters: { status: statusFilter('Export', EXPORT_STATUSES) },
 });

@@ -1,5 +1,5 @@
 import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
-import { resourceRoutes, route, type FileAnswer, type RestRoute } from '../../kit/routes.js';
+import { resourceRoutes, route, type RestRoute } from '../../kit/routes.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import { CONTENT_TYPES } from './format.js';
 import { createExportSchema, exportList } from './input.js';
@@ -60,8 +60,7 @@ export const exportRoutes: RestRoute[] = [
     conflict: 'The export is not completed yet (or failed)',
     file: {
       contentTypes: Object.values(CONTENT_TYPES),
-      open: (ctx, data): Promise<FileAnswer> =>
-        ctx.services.exports.download(requirePrincipal(ctx), (data as { id: string }).id),
+      open: (ctx, data) => ctx.services.exports.download(requirePrincipal(ctx), (data as { id: string }).id),
     },
   }),
 ];

@@ -1,22 +1,14 @@
 // An export as the API shows it: what was asked, how far the worker is, and the file's size.
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Float, ObjectType } from 'type-graphql';
+import { ObjectType } from 'type-graphql';
 import { z } from 'zod';
 import { FIELD_KINDS, oneOf, Public, type FieldKind } from '../../kit/fields.js';
+import { byteCountKind } from '../file-job/fields.js';
 import { EXPORT_AMOUNTS } from './amounts.js';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-
-/** A byte count (a bigint column): a Float in GraphQL, whose Int stops at 2^31. */
-const byteCountKind: FieldKind = {
-  graphql: () => Float,
-  schema: () => z.int().min(0),
-  sql: (c) => `${c}::float8`,
-  fromRow: (v) => Number(v),
-  column: 'BIGINT',
-};
 
 /** The change feed's cursor an export carries: text, with an example in the OpenAPI document. */
 const changesCursorKind: FieldKind = {

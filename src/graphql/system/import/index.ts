@@ -1,10 +1,10 @@
 import { defineModule } from '../../kit/module.js';
-import { ImportResolver } from './resolver.js';
+import { ImportQueries, ImportResolver } from './resolver.js';
 import { importRoutes } from './routes.js';
 import { ImportService } from './service.js';
 
 export const importModule = defineModule({
-  resolvers: [ImportResolver],
+  resolvers: [ImportQueries, ImportResolver],
   routes: importRoutes,
   services: { imports: (deps) => new ImportService(deps) },
 });

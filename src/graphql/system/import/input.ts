@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { IMPORT_FORMATS } from '../../../imports/records.js';
 import { defineList, filter } from '../../kit/list.js';
 import { booleanFlag } from '../../kit/values.js';
+import { statusFilter } from '../file-job/fields.js';
 import { IMPORT_MODES, IMPORT_STATUSES } from './type.js';
 
 const resource = z
@@ -48,10 +49,7 @@ export const importTemplateSchema = z.strictObject({ resource });
 export const importList = defineList('Import', {
   sort: ['createdAt'],
   filters: {
-    status: filter(z.enum(IMPORT_STATUSES, { message: `must be one of ${IMPORT_STATUSES.join(', ')}` }), {
-      description: 'queued, running, completed or failed.',
-      where: (p) => `"Import".status = ${p}`,
-    }),
+    status: statusFilter('Import', IMPORT_STATUSES),
     resource: filter(resource, {
       description: 'Imports into this resource.',
       where: (p) => `"Import".resource = ${p}`,

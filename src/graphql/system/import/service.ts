@@ -9,26 +9,22 @@
 import { actorOf, type Principal } from '../../../auth/principal.js';
 import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig } from '../../../config.js';
-import { DomainError, invalidField, notFound } from '../../../errors.js';
-import { isWellFormedId, newId } from '../../../ids.js';
+import { DomainError, invalidField } from '../../../errors.js';
+import { newId } from '../../../ids.js';
 import { importableNamed, requireUpsertKey } from '../../../imports/importable.js';
 import { IMPORT_CONTENT_TYPES, IMPORT_FORMATS, type ImportFormat } from '../../../imports/records.js';
 import { importTemplate } from '../../../imports/template.js';
-import { addImportJobSql } from '../../../jobs/import-jobs.js';
+import { IMPORT_JOBS } from '../../../jobs/file-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { missingScope } from '../../auth-checker.js';
-import { sqlSelectOf } from '../../kit/fields.js';
-import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
-import type { Page } from '../../kit/page.js';
 import { inTransaction } from '../../kit/store.js';
+import { fileJobReads, type FileJobReads } from '../file-job/reads.js';
 import { createImportSchema, importList, importTemplateSchema } from './input.js';
 import { Import } from './type.js';
 
 /** Bytes per stored chunk of the uploaded file. */
 export const IMPORT_CHUNK_BYTES = 1024 * 1024;
-
-const SELECT = sqlSelectOf(Import, 'Import');
 
 /** The condition on "Import" rows a caller may see: one of its scopes among the import's; none for admin. */
 function importsVisibleTo(principal: Principal) {
@@ -59,28 +55,25 @@ export interface ImportUpload {
 export class ImportService {
   private maxBytesSetting?: number;
 
-  constructor(private readonly db: ServiceDependencies) {}
+  readonly list: FileJobReads<Import>['list'];
+  readonly get: FileJobReads<Import>['get'];
+
+  constructor(private readonly db: ServiceDependencies) {
+    const reads = fileJobReads(db.pool, {
+      table: 'Import',
+      type: Import,
+      list: importList,
+      idKind: 'import',
+      visibleTo: importsVisibleTo,
+    });
+    this.list = reads.list;
+    this.get = reads.get;
+  }
 
   /** IMPORT_MAX_BYTES; tools that build services without a configuration read the environment. */
   get maxBytes(): number {
     this.maxBytesSetting ??= (this.db.config ?? parseConfig(process.env)).importMaxBytes;
     return this.maxBytesSetting;
-  }
-
-  list(principal: Principal, args: unknown): Promise<Page<Import>> {
-    const narrow = importsVisibleTo(principal);
-    return listPage(this.db.pool, { table: 'Import', type: Import, list: importList, narrow }, principal, args);
-  }
-
-  async get(principal: Principal, id: string): Promise<Import> {
-    if (!isWellFormedId('import', id)) throw notFound('Import');
-    const visible = importsVisibleTo(principal);
-    const { rows } = await this.db.pool.query<Import>(
-      `select ${SELECT} from "Import" where id = $1 and "organizationId" = $2${visible ? ` and ${visible.where('$3')}` : ''}`,
-      visible ? [id, principal.organizationId, visible.value] : [id, principal.organizationId],
-    );
-    if (!rows[0]) throw notFound('Import');
-    return rows[0];
   }
 
   /** The CSV header row of the resource's input fields, and a row of its declared example. */
@@ -163,7 +156,7 @@ export class ImportService {
       await flush();
       if (size === 0) throw new DomainError('VALIDATION_ERROR', 'The body is empty: send the file to import');
       await client.query(`update "Import" set size = $2 where id = $1`, [id, size]);
-      await client.query(`select ${addImportJobSql('$1::text')}`, [id]);
+      await client.query(`select ${IMPORT_JOBS.addSql('$1::text')}`, [id]);
       return { id };
     });
   }

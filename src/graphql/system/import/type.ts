@@ -1,23 +1,14 @@
 // An import as the API shows it: what was asked, how far the worker is, what it
 // created and updated, and the rows it refused with the API's own messages.
-import { Float, ObjectType } from 'type-graphql';
-import { z } from 'zod';
-import { oneOf, Public, storedObjectList, type FieldKind } from '../../kit/fields.js';
+import { ObjectType } from 'type-graphql';
+import { oneOf, Public, storedObjectList } from '../../kit/fields.js';
 import { IMPORT_FORMATS } from '../../../imports/records.js';
+import { byteCountKind } from '../file-job/fields.js';
 
 export const IMPORT_MODES = ['create', 'upsert'] as const;
 export const IMPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 /** Refused rows an import keeps (in row order); rowsRefused counts them all. */
 export const IMPORT_ERRORS_KEPT = 1_000;
-
-/** A byte count (a bigint column): a Float in GraphQL, whose Int stops at 2^31. */
-const byteCountKind: FieldKind = {
-  graphql: () => Float,
-  schema: () => z.int().min(0),
-  sql: (c) => `${c}::float8`,
-  fromRow: (v) => Number(v),
-  column: 'BIGINT',
-};
 
 @ObjectType({ simpleResolvers: true, description: 'A row the import refused, and why (as the API would answer).' })
 export class ImportRowError {

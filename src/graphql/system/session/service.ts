@@ -15,7 +15,7 @@ import { toPublic } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { User } from '../user/type.js';
 
-/** How long a sign-in lasts (decisions.md, Authorization service). */
+/** How long a sign-in lasts (docs/decisions.md, Authorization service). */
 export const SESSION_LIFETIME_SECONDS = 12 * 60 * 60;
 
 /** SESSION_IDLE_TIMEOUT_S's default, for callers built without a configuration. */

@@ -1,11 +1,49 @@
 // The events of the system resources (the organization, users, API keys, webhooks, OAuth apps,
-// exports, imports), raised by their hand-written services rather than declared on the
-// kit; each is readable with `admin` only. Their names are a literal type, so
-// the services' emitEventBy calls are checked by the compiler.
+// exports, imports), each readable with `admin` only. The hand-written services raise
+// them by name (a literal type, so their emitEventBy calls are checked by the
+// compiler); the system resources declared on the kit (OAuth apps, webhook
+// subscriptions) reference their group here from their declaration. They stay here,
+// not in the declarations, because the catalogue is assembled before the system
+// modules load (the webhook input's event-type enum needs it).
 import { event, type EventDeclaration } from './event.js';
 
 const systemEvent = <T extends string>(type: T, description: string, actor?: string): EventDeclaration<T> =>
   event(type, description, { scope: 'admin', ...(actor && { actor }) });
+
+/** Those of the resources declared on the kit as system resources, by the role each plays in the declaration. */
+export const API_KEY_EVENTS = {
+  created: systemEvent('api_key.created', 'An API key was created (POST /api-keys), or made by a rotation.'),
+  revoked: systemEvent(
+    'api_key.revoked',
+    'An API key was revoked (POST /api-keys/:id/revoke), or replaced by a rotation.',
+  ),
+};
+
+export const WEBHOOK_EVENTS = {
+  created: systemEvent('webhook.created', 'A webhook was created (POST /webhooks).'),
+  updated: systemEvent('webhook.updated', 'A webhook was changed, enabled or disabled (PUT /webhooks/:id).'),
+  secretRotated: systemEvent(
+    'webhook.secret_rotated',
+    "A webhook's signing secret was replaced (POST /webhooks/:id/rotate-secret).",
+  ),
+  deleted: systemEvent(
+    'webhook.deleted',
+    'A webhook was deleted (DELETE /webhooks/:id); data.object is the webhook as it was.',
+  ),
+};
+
+export const OAUTH_APP_EVENTS = {
+  created: systemEvent('oauth_app.created', 'An OAuth app was registered (POST /oauth-apps).'),
+  updated: systemEvent('oauth_app.updated', 'An OAuth app was changed (PUT /oauth-apps/:id).'),
+  secretRotated: systemEvent(
+    'oauth_app.secret_rotated',
+    "An OAuth app's client secret was replaced (POST /oauth-apps/:id/rotate-secret).",
+  ),
+  deleted: systemEvent(
+    'oauth_app.deleted',
+    'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
+  ),
+};
 
 export const SYSTEM_EVENTS = [
   systemEvent(
@@ -16,22 +54,9 @@ export const SYSTEM_EVENTS = [
   systemEvent('user.created', 'A user was added (POST /users).'),
   systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),
   systemEvent('user.deleted', 'A user was deleted (DELETE /users/:id); data.object is the user as it was.'),
-  systemEvent('api_key.created', 'An API key was created (POST /api-keys), or made by a rotation.'),
-  systemEvent('api_key.revoked', 'An API key was revoked (POST /api-keys/:id/revoke), or replaced by a rotation.'),
-  systemEvent('webhook.created', 'A webhook was created (POST /webhooks).'),
-  systemEvent('webhook.updated', 'A webhook was changed, enabled or disabled (PUT /webhooks/:id).'),
-  systemEvent('webhook.secret_rotated', "A webhook's signing secret was replaced (POST /webhooks/:id/rotate-secret)."),
-  systemEvent('webhook.deleted', 'A webhook was deleted (DELETE /webhooks/:id); data.object is the webhook as it was.'),
-  systemEvent('oauth_app.created', 'An OAuth app was registered (POST /oauth-apps).'),
-  systemEvent('oauth_app.updated', 'An OAuth app was changed (PUT /oauth-apps/:id).'),
-  systemEvent(
-    'oauth_app.secret_rotated',
-    "An OAuth app's client secret was replaced (POST /oauth-apps/:id/rotate-secret).",
-  ),
-  systemEvent(
-    'oauth_app.deleted',
-    'An OAuth app was deleted with its tokens (DELETE /oauth-apps/:id); data.object is the app as it was.',
-  ),
+  ...Object.values(API_KEY_EVENTS),
+  ...Object.values(WEBHOOK_EVENTS),
+  ...Object.values(OAUTH_APP_EVENTS),
   systemEvent('export.created', 'A data export was requested (POST /exports).'),
   systemEvent(
     'export.completed',
@@ -49,7 +74,7 @@ export const SYSTEM_EVENTS = [
 export type SystemEventType = (typeof SYSTEM_EVENTS)[number]['type'];
 
 /**
- * A test delivery's event type (src/graphql/system/webhook/service.ts): stored
+ * A test delivery's event type (src/graphql/system/webhook/dispatch.ts): stored
  * and shown, never subscribed to, so not in the catalogue.
  */
 export const TEST_EVENT_TYPE = 'webhook.test';

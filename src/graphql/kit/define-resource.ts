@@ -54,20 +54,21 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     actionOnly: actionOnlyFields(resource as unknown as Resource),
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
     examples,
+    created: resource.secret?.type,
   });
   for (const [name, action] of Object.entries(actionsOf(resource))) {
     rows.push(
       actionRoute({
         path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
-        summary: `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
+        summary: action.summary ?? `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
         description: `${action.description} Emits \`${action.event.type}\`${
           action.otherwise ? ` (or \`${action.otherwise.event.type}\`)` : ''
         }.`,
-        mutation: `${name}${type.name}`,
-        operationId: `${name}${upperFirst(resource.names.one)}`,
+        mutation: action.mutation ?? `${name}${type.name}`,
+        operationId: action.mutation ?? `${name}${upperFirst(resource.names.one)}`,
         bodyName: `${type.name}${upperFirst(name)}`,
-        type,
+        type: action.issuesSecret ? resource.secret!.type : type,
         body: action.input && {
           schema: action.input.schema,
           inputType: `${upperFirst(name)}${type.name}Input`,
@@ -94,7 +95,8 @@ export function defineResource<T extends { id: string }, N extends string>(
   declaration: ResourceDeclaration<T> & { names: { one: string; many: N } },
 ): DefinedResource<T, N> {
   const resource = completeDeclaration(declaration);
-  declareResource(resource as unknown as Resource);
+  // A system resource's prefix is src/ids.ts's, and it is none of the business records (resource.ts `system`).
+  if (!resource.system) declareResource(resource as unknown as Resource);
   const services = {
     [resource.names.many]: (deps: ServiceDependencies) => new ResourceService(resource, deps),
   } as unknown as ResourceModule<{

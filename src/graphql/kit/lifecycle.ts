@@ -9,6 +9,7 @@
 // an action changes (400 naming the action to use).
 import type { z } from 'zod';
 import type { Actor } from '../../auth/principal.js';
+import type { Config } from '../../config.js';
 import { DomainError } from '../../errors.js';
 import type { EventDeclaration } from '../../events/event.js';
 import { publicFieldsOf, type PublicType } from './fields.js';
@@ -34,6 +35,18 @@ export interface RuleContext {
     values: unknown[],
     options?: { prepared?: boolean },
   ): Promise<R[]>;
+  /** The caller's scopes (what a webhook it makes may carry); every service's context has them. */
+  scopes?: ReadonlySet<string>;
+  /** The caller is the operator (the CLI, or a key the operator made). */
+  operator?: boolean;
+  /** The service's configuration (a redirect URI's policy); tools that build services without one leave it out. */
+  config?: Config;
+  /**
+   * Ends the credentials that depend on `id` (a key, an app, a user): NOTIFYs it in
+   * this transaction, and this process's cache drops them right after the commit
+   * (kit/credential-changes.ts). Every service's context has it (kit/rule-context.ts).
+   */
+  endCredentials?(id: string): Promise<void>;
 }
 
 /**
@@ -55,6 +68,16 @@ export interface RecordAction<T, I = Record<string, unknown>> {
   conflict?: string;
   /** Answer 201 rather than 200 (an action that creates). */
   status?: 200 | 201;
+  /** A record it leaves as it is, answered unchanged with no event (revoking a revoked key). */
+  leaves?(record: T): boolean;
+  /** false: its event carries no previousAttributes (api_key.revoked). */
+  previous?: boolean;
+  /** Issues a new secret after `sets` (the declaration's `secret`) and answers the record with it, shown once. */
+  issuesSecret?: boolean;
+  /** The GraphQL mutation (and OpenAPI operationId) when not `<name><Type>`: `rotateOauthAppSecret`. */
+  mutation?: string;
+  /** The OpenAPI summary when not made from the name: "Rotate an OAuth app's client secret". */
+  summary?: string;
 }
 
 export interface Action<T, I = Record<string, unknown>> extends RecordAction<T, I> {

@@ -52,7 +52,11 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       prototype,
       `create${name}`,
       (value: object, ctx: Context) => service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value })),
-      [Requires(area.write), Mutation(() => type, { description: resource.descriptions?.create })],
+      // A credential's create answers it with its secret, shown once (kit/secrets.ts).
+      [
+        Requires(area.write),
+        Mutation(() => resource.secret?.type ?? type, { description: resource.descriptions?.create }),
+      ],
       [Arg('input', () => input.CreateInput), Ctx()],
     );
   }
@@ -80,14 +84,16 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       [Arg('id', () => ID), Ctx()],
     );
   }
-  for (const [action, { description, input: actionInput }] of Object.entries(actionsOf(resource))) {
+  for (const [action, declared] of Object.entries(actionsOf(resource))) {
+    const { description, input: actionInput } = declared;
     const run = (id: string, value: object | undefined, ctx: Context) =>
       service(ctx).act(requirePrincipal(ctx), action, id, ...given(ctx, value ? { ...value } : {}));
+    const answer = declared.issuesSecret ? resource.secret!.type : type;
     decoratedMethod(
       prototype,
-      `${action}${name}`,
+      declared.mutation ?? `${action}${name}`,
       actionInput ? run : (id: string, ctx: Context) => run(id, undefined, ctx),
-      [Requires(area.write), Mutation(() => type, { description })],
+      [Requires(area.write), Mutation(() => answer, { description })],
       actionInput
         ? [Arg('id', () => ID), Arg('input', () => actionInput.InputType, { nullable: actionInput.optional }), Ctx()]
         : [Arg('id', () => ID), Ctx()],

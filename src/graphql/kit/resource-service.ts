@@ -19,6 +19,8 @@ import { pageWindow, paginationOf, type Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
 import { refuseCycles } from './references.js';
 import { actionsOf, requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
+import { droppedAfterCommit, ruleContextOf, type EndedCredentials } from './rule-context.js';
+import { withSecret, type IssuedSecret } from './secrets.js';
 import { namedStatement } from './statements.js';
 import {
   deleteRecord,
@@ -49,7 +51,8 @@ export class ResourceService<T extends { id: string }> {
 
   constructor(
     readonly resource: Resource<T>,
-    private readonly db: ServiceDependencies,
+    // A system resource's service extends this one with what is its own (the OAuth endpoints' client lookups).
+    protected readonly db: ServiceDependencies,
   ) {
     this.comparers = new Map(
       publicFieldsOf(resource.type).map(({ name, kind }) => [
@@ -59,8 +62,10 @@ export class ResourceService<T extends { id: string }> {
     );
   }
 
+  /** How messages name it: the type's name (`Contact not found`), a system resource's noun (`OAuth app not found`). */
   private get label() {
-    return this.resource.type.name;
+    const { system, noun, type } = this.resource;
+    return system ? noun[0][0]!.toUpperCase() + noun[0].slice(1) : type.name;
   }
 
   /** One page of the organization's records; `parsed`: the arguments were validated already (REST). */
@@ -157,16 +162,20 @@ export class ResourceService<T extends { id: string }> {
     };
     try {
       const rules = resource.rules?.create;
-      if (!rules && !after) return await write(this.db.pool, values);
+      const { secret } = resource;
+      if (!rules && !after && !secret) return await write(this.db.pool, values);
       if (!after) {
         // A rule that read nothing (no manager to check) leaves the insert alone: one statement, no transaction.
         return await inLazyTransaction(this.db.pool, async (db) => {
-          const columns = { ...values, ...(await rules!(values, ruleContextOf(db, principal))) };
-          return write(db.begun ? db : this.db.pool, columns);
+          const context = this.rules(db, principal);
+          const columns = { ...values, ...(await rules?.(values, context)) };
+          const issued = await secret?.issue(columns, context);
+          const record = await write(db.begun ? db : this.db.pool, { ...columns, ...issued?.columns });
+          return withSecret(record, issued);
         });
       }
       return await inTransaction(this.db.pool, async (client) => {
-        const context = ruleContextOf(client, principal);
+        const context = this.rules(client, principal);
         const columns = { ...values, ...(await rules?.(values, context)) };
         const record = await write(client, columns);
         // The events come after what afterCreate wrote: their object (and the answer) include it.
@@ -225,7 +234,7 @@ export class ResourceService<T extends { id: string }> {
       if (values) pending.push({ at, values });
       else outcomes[at] = { refusal: refusal! };
     });
-    const rules = ruleContextOf(this.db.pool, principal);
+    const rules = this.rules(this.db.pool, principal);
     const missing = await this.missingReferences(
       rules,
       pending.map(({ values }) => values),
@@ -336,8 +345,9 @@ export class ResourceService<T extends { id: string }> {
     if (lifecycle && values[lifecycle.field] === null) {
       throw new DomainError('VALIDATION_ERROR', `'${lifecycle.field}' cannot be cleared`, lifecycle.field);
     }
+    const ended: EndedCredentials = [];
     try {
-      return await inTransaction(this.db.pool, async (client) => {
+      return await this.committing(ended, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
@@ -354,7 +364,7 @@ export class ResourceService<T extends { id: string }> {
         requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
-        const rules = ruleContextOf(client, principal);
+        const rules = this.rules(client, principal, ended);
         await this.requireReferences(rules, changes);
         await refuseCycles(rules, resource as Resource, id, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes, given: values }, rules));
@@ -393,17 +403,27 @@ export class ResourceService<T extends { id: string }> {
     const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
     const { organizationId } = principal;
     const actor = actorOf(principal);
+    const ended: EndedCredentials = [];
     try {
-      return await inTransaction(this.db.pool, async (client) => {
+      return await this.committing(ended, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
         const moves = action.from && lifecycle;
         if (moves) requireActionFrom(this.label, name, moves, String((before as Record<string, unknown>)[moves.field]));
-        const sets = await action.sets?.(data as never, before, ruleContextOf(client, principal));
+        if (action.leaves?.(before)) return before;
+        const rules = this.rules(client, principal, ended);
+        const sets = await action.sets?.(data as never, before, rules);
         const changes = { ...(moves && { [moves.field]: action.to }), ...sets };
+        // A rotation: the new secret's columns are written, not shown in previousAttributes.
+        const issued: IssuedSecret | undefined = action.issuesSecret
+          ? await resource.secret!.issue({ ...before, ...changes }, rules)
+          : undefined;
         const event = action.otherwise?.applies(changes) ? action.otherwise.event : action.event;
-        const events = [{ type: event.type, previousAttributes: previousAttributes(before, Object.keys(changes)) }];
-        return (await updateRecord(client, resource, { organizationId, id, changes, events, actor }))!;
+        const previous = action.previous !== false && previousAttributes(before, Object.keys(changes));
+        const events = [{ type: event.type, ...(previous && { previousAttributes: previous }) }];
+        const columns = { ...changes, ...issued?.columns };
+        const record = await updateRecord(client, resource, { organizationId, id, changes: columns, events, actor });
+        return withSecret(record!, issued);
       });
     } catch (error) {
       throw this.refusal(error) ?? error;
@@ -416,16 +436,19 @@ export class ResourceService<T extends { id: string }> {
     const events = resource.events?.deleted ? [{ type: resource.events.deleted.type }] : [];
     const target = { organizationId: principal.organizationId, id, events, actor: actorOf(principal) };
     const lifecycle = resource.lifecycle;
+    const rule = resource.rules?.delete;
+    const ended: EndedCredentials = [];
     try {
-      if (!lifecycle?.deletableIn) {
+      if (!lifecycle?.deletableIn && !rule) {
         if (!(await deleteRecord(this.db.pool, resource, target))) throw notFound(this.label);
         return true;
       }
-      // Only in some states: read the state with the row locked, then delete.
-      return await inTransaction(this.db.pool, async (client) => {
+      // Only in some states, or with a rule: read the record locked, then delete.
+      return await this.committing(ended, async (client) => {
         const before = await selectRecord(client, resource, target.organizationId, id, true);
         if (!before) throw notFound(this.label);
-        requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
+        if (lifecycle) requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
+        await rule?.(before, this.rules(client, principal, ended));
         await deleteRecord(client, resource, target);
         return true;
       });
@@ -487,7 +510,7 @@ export class ResourceService<T extends { id: string }> {
 
   /** After an insert that wrote nothing: the reference that was not the organization's. */
   private async missingReference(db: Queryable, values: Record<string, unknown>, principal: Principal): Promise<never> {
-    await this.requireReferences(ruleContextOf(db, principal), values);
+    await this.requireReferences(this.rules(db, principal), values);
     throw new Error(`${this.label} insert wrote nothing though every reference exists`);
   }
 
@@ -505,6 +528,18 @@ export class ResourceService<T extends { id: string }> {
       );
       if (found.length === 0) throw unknownReference(field, target);
     }
+  }
+
+  /** What the rules of a change are given (kit/rule-context.ts); `ended`: the credentials it ends. */
+  private rules(db: Queryable, principal: Principal, ended: EndedCredentials = []): RuleContext {
+    return ruleContextOf(db, principal, { deps: this.db, ended });
+  }
+
+  /** A transaction; once committed, this process drops the cached credentials it ended. */
+  private async committing<R>(ended: EndedCredentials, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    const result = await inTransaction(this.db.pool, work);
+    droppedAfterCommit(this.db, ended);
+    return result;
   }
 
   /** A constraint's refusal as the client's error: a unique field taken (409), a reference gone (400). */
@@ -552,13 +587,3 @@ export function createsInBulk(resource: Resource): boolean {
 /** A 400 naming the field and what it should name: 'no contact with this id in the organization'. */
 const unknownReference = (field: string, target: Resource) =>
   invalidField(field, `no ${target.noun[0]} with this id in the organization`);
-
-function ruleContextOf(db: Queryable, principal: Principal): RuleContext {
-  return {
-    organizationId: principal.organizationId,
-    actor: actorOf(principal),
-    ...(principal.userId && { userId: principal.userId }),
-    query: async <R extends object>(text: string, values: unknown[], options?: { prepared?: boolean }) =>
-      (await db.query<R>(options?.prepared ? namedStatement(text, values) : { text, values })).rows,
-  };
-}

@@ -10,6 +10,7 @@ import type { Scope } from '../../auth/scopes.js';
 import type { EventDeclaration } from '../../events/event.js';
 import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
+import type { SecretDeclaration } from './secrets.js';
 import type { AnyResourceInput } from './inputs.js';
 import type { Label } from './labels.js';
 import {
@@ -39,6 +40,9 @@ export const AREAS = {
   payroll: { path: '/hr', tag: 'HR', read: 'hr:payroll', write: 'hr:payroll' },
   finance: { path: '/finance', tag: 'Finance', read: 'finance:read', write: 'finance:write' },
 } as const satisfies Record<string, Area>;
+
+/** A system resource's area (API keys, webhooks, OAuth apps): at the API's root, `admin` to read and write. */
+export const systemArea = (tag: string): Area => ({ path: '', tag, read: 'admin', write: 'admin' });
 
 /** An event a change raises (one the resource declares); `previous`: with the previous values of what changed. */
 export interface EventSpec {
@@ -83,12 +87,30 @@ export interface Rules<T> {
   update?(change: Change<T>, rules: RuleContext): Promise<Record<string, unknown> | void>;
   /** The events of an update that changed something; default the declared `updated` event. */
   updateEvents?(change: Change<T>): EventSpec[];
+  /** Runs in a DELETE's transaction, the record locked, before it goes (may refuse, or end credentials). */
+  delete?(record: T, rules: RuleContext): Promise<void>;
 }
 
 export interface ResourceDeclaration<T extends object> {
   type: ClassType<T> & PublicType<T>;
   /** What its ids start with: 'thg' makes `thg_01j…`; each prefix is one resource's (checked at load). */
   idPrefix: string;
+  /** Its table, when not named after the type (`OAuthApp` for `OauthApp`). */
+  table?: string;
+  /** false: its table has no updatedAt column (the store stamps none). */
+  updatedAt?: boolean;
+  /**
+   * A system resource (API keys, webhooks, OAuth apps): served by the kit like any
+   * other, but none of the business records that exports, imports, the change feed,
+   * the dashboard's record pages and the suites' generated requests cover (it is not
+   * in declaredResources), and its events are system events (src/events/system-events.ts).
+   */
+  system?: boolean;
+  /**
+   * A credential's secret, shown once: the create issues one, and so does each
+   * action that says `issuesSecret`; those answer `secret.type` (kit/secrets.ts).
+   */
+  secret?: SecretDeclaration;
   area: Area;
   /** The REST path under the area: 'contacts' serves /crm/contacts. */
   path: string;
@@ -169,7 +191,7 @@ export function completeDeclaration<T extends object>(declaration: ResourceDecla
   const names = declaration.names ?? { one: lowerFirst(name), many: `${lowerFirst(name)}s` };
   const resource: Resource<T> = {
     ...declaration,
-    table: name,
+    table: declaration.table ?? name,
     names,
     noun: declaration.noun ?? [words(names.one), names.many],
     fullPath: `${declaration.area.path}/${declaration.path}`,

@@ -189,6 +189,8 @@ export interface ResourceRoutesOptions {
   newRecord?: Record<string, unknown>;
   /** Valid create and update bodies (see RestRoute.example). */
   examples?: { create?: Record<string, unknown>; update?: Record<string, unknown> };
+  /** What a create answers when not `type`: a credential with its once-shown secret (kit/secrets.ts). */
+  created?: PublicType;
 }
 
 /**
@@ -198,7 +200,9 @@ export interface ResourceRoutesOptions {
  */
 export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
   const { path, tag, type, list, input, descriptions = {}, conflicts = {} } = options;
-  const [one, many] = options.noun;
+  const [many] = options.noun.slice(1);
+  // 'an API key', 'an OAuth app': a noun that starts with a capital vowel is read as one.
+  const one = `${/^[AEIOU]/.test(options.noun[0]) ? 'an' : 'a'} ${options.noun[0]}`;
   const name = type.name;
   const single = options.names?.one ?? name[0]!.toLowerCase() + name.slice(1);
   const plural = options.names?.many ?? `${single}s`;
@@ -232,15 +236,17 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         method: 'post',
         path,
         tag,
-        summary: `Create a ${one}`,
+        summary: `Create ${one}`,
         operationId: `create${record}`,
         description: descriptions.create,
-        operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${fields} } }`,
+        operation: `mutation ($input: Create${name}Input!) { create${name}(input: $input) { ${
+          options.created ? selectionOf(options.created) : fields
+        } } }`,
         body: input.create,
         bodyName: `${name}Create`,
         variables: ({ body }) => ({ input: body }),
         status: 201,
-        response: object,
+        response: options.created ? responseSchemaOf(options.created) : object,
         conflict: conflicts.create,
         actionOnly: options.actionOnly,
         newRecord: options.newRecord,
@@ -254,7 +260,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         method: 'get',
         path: `${path}/:id`,
         tag,
-        summary: `Get a ${one}`,
+        summary: `Get ${one}`,
         operationId: `get${record}`,
         description: descriptions.get,
         operation: `query ($id: ID!) { ${single}(id: $id) { ${fields} } }`,
@@ -270,7 +276,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         method: 'put',
         path: `${path}/:id`,
         tag,
-        summary: `Update a ${one}`,
+        summary: `Update ${one}`,
         operationId: `update${record}`,
         description:
           descriptions.update ?? 'Partial: fields sent are changed, omitted are kept, null clears an optional field.',
@@ -292,7 +298,7 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         method: 'delete',
         path: `${path}/:id`,
         tag,
-        summary: `Delete a ${one}`,
+        summary: `Delete ${one}`,
         operationId: `delete${record}`,
         description: descriptions.delete,
         operation: `mutation ($id: ID!) { delete${name}(id: $id) }`,

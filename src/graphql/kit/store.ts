@@ -22,7 +22,12 @@ export type Queryable = Pick<pg.PoolClient, 'query'>;
 export interface RecordTable<T> {
   table: string;
   type: PublicType<T>;
+  /** false: the table has no updatedAt to stamp (an API key's, which only revocation changes). */
+  updatedAt?: boolean;
 }
+
+/** The stamp column of a table's inserts and updates, if it has one. */
+const stamped = ({ updatedAt }: Pick<RecordTable<unknown>, 'updatedAt'>) => updatedAt !== false;
 
 /** An event the change raises; `previous` adds the changed fields' previous values. */
 export interface RaisedEvent {
@@ -110,15 +115,17 @@ export async function insertRecordFromRule<T extends object>(
   return (await rules.query<T & object>(text, parameters as unknown[], { prepared: true }))[0]!;
 }
 
-function insertStatement<T>({ table, type }: RecordTable<T>, insert: Insert) {
+function insertStatement<T>(target: RecordTable<T>, insert: Insert) {
+  const { table, type } = target;
+  const stamp = stamped(target);
   const { values, param } = parameters();
   const columns = ['organizationId', ...Object.keys(insert.values)];
   const organization = param(insert.organizationId);
   const given = [organization, ...Object.values(insert.values).map(param)];
   const conditions = (insert.onlyIf ?? []).map((condition) => condition(param));
   const text = `with record as (
-      insert into "${table}" (${columns.map(quoted).join(', ')}, "updatedAt")
-      select ${given.join(', ')}, now()${conditions.length ? ` where ${conditions.join(' and ')}` : ''}
+      insert into "${table}" (${columns.map(quoted).join(', ')}${stamp ? ', "updatedAt"' : ''})
+      select ${given.join(', ')}${stamp ? ', now()' : ''}${conditions.length ? ` where ${conditions.join(' and ')}` : ''}
       returning ${sqlSelectOf(type, table)}
     )${eventsOf(insert.events, organization, insert.actor, param)}
     select * from record`;
@@ -225,13 +232,15 @@ export async function updateRecordFromRule<T extends object>(
   return (await rules.query<T & object>(text, values as unknown[], { prepared: true }))[0];
 }
 
-function updateStatement<T>({ table, type }: RecordTable<T>, update: Update) {
+function updateStatement<T>(target: RecordTable<T>, update: Update) {
+  const { table, type } = target;
   const { values, param } = parameters();
   const id = param(update.id);
   const organization = param(update.organizationId);
   const sets = Object.entries(update.changes).map(([column, value]) => `${quoted(column)} = ${param(value)}`);
+  if (stamped(target)) sets.push(`"updatedAt" = now()`);
   const text = `with record as (
-      update "${table}" set ${[...sets, `"updatedAt" = now()`].join(', ')}
+      update "${table}" set ${sets.join(', ')}
       where id = ${id} and "organizationId" = ${organization}
       returning ${sqlSelectOf(type, table)}
     )${eventsOf(update.events, organization, update.actor, param)}

@@ -5,7 +5,7 @@
 // every process drops its cached copies of the app's tokens and reads the new
 // scopes. Unused codes need nothing: an exchange bounds them by the app's
 // scopes of that moment (src/oauth/model.ts).
-import type { Transaction } from '../../../db/prisma.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 
 const TABLES = ['OAuthAccessToken', 'OAuthRefreshToken'] as const;
 
@@ -15,28 +15,19 @@ const LIVE: Record<(typeof TABLES)[number], string> = {
   OAuthRefreshToken: `"revokedAt" is null and "rotatedAt" is null and "expiresAt" > now()`,
 };
 
-/** Narrows the app's live tokens to `scopes`; answers how many were revoked and how many narrowed. */
-export async function narrowAppTokens(
-  tx: Transaction,
-  appId: string,
-  scopes: readonly string[],
-): Promise<{ revoked: number; narrowed: number }> {
-  let revoked = 0;
-  let narrowed = 0;
+/** Narrows the app's live tokens to `scopes`, in the transaction of the app's update (its rule's `query`). */
+export async function narrowAppTokens(rules: Pick<RuleContext, 'query'>, appId: string, scopes: readonly string[]) {
   for (const table of TABLES) {
-    revoked += await tx.$executeRawUnsafe(
+    await rules.query(
       `update "${table}" set "revokedAt" = now()
         where "appId" = $1 and ${LIVE[table]} and not (scopes && $2::text[])`,
-      appId,
-      scopes,
+      [appId, scopes],
     );
-    narrowed += await tx.$executeRawUnsafe(
+    await rules.query(
       `update "${table}"
           set scopes = array(select s from unnest(scopes) with ordinality as kept(s, n) where s = any($2::text[]) order by n)
         where "appId" = $1 and ${LIVE[table]} and not (scopes <@ $2::text[])`,
-      appId,
-      scopes,
+      [appId, scopes],
     );
   }
-  return { revoked, narrowed };
 }

@@ -5,29 +5,35 @@
 // here, and what is particular to the resource runs as its rules.
 import pg from 'pg';
 import { actorOf, type Principal } from '../../auth/principal.js';
-import { DomainError, notFound, invalidField } from '../../errors.js';
-import { isWellFormedIdWith, newIdWith } from '../../ids.js';
+import { DomainError, notFound } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { requireSettable } from './field-scopes.js';
-import { FIELD_KINDS, publicFieldsOf, sqlSelectOf } from './fields.js';
-import { createValues, storedColumns, updateValues } from './inputs.js';
+import { FIELD_KINDS, publicFieldsOf } from './fields.js';
+import { storedColumns, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
 import { requireActionFrom, requireDeletable, requireEditable, type RuleContext } from './lifecycle.js';
+import { checkCreates, writeCreates, type CheckedCreates, type CreateOutcome } from './bulk-create.js';
+import { newRecordValues } from './create-values.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
-import { pageWindow, paginationOf, type Page } from './page.js';
+import type { Page } from './page.js';
 import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
+import {
+  referenceConditions,
+  requireReferences,
+  requireWellFormedReferences,
+  unknownReference,
+} from './reference-checks.js';
 import { refuseCycles } from './references.js';
+import { pagesByKey, recordsAmong, type RelationPage } from './relation-reads.js';
 import { actionsOf, requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
 import { droppedAfterCommit, ruleContextOf, type EndedCredentials } from './rule-context.js';
 import { withSecret, type IssuedSecret } from './secrets.js';
-import { namedStatement } from './statements.js';
 import {
   deleteRecord,
   inLazyTransaction,
   inTransaction,
   insertRecord,
-  insertRecords,
   NOW,
   raiseEvents,
   selectRecord,
@@ -39,12 +45,6 @@ import {
 // A reference refused: foreign_key_violation, or restrict_violation, which PostgreSQL 18
 // raises for ON DELETE RESTRICT where earlier versions raised the former.
 const REFERENCE_VIOLATIONS = new Set(['23503', '23001']);
-
-/** A page of a relation: the records of each key (for `Contact.deals(page, limit)`). */
-export interface RelationPage {
-  page: number;
-  limit: number;
-}
 
 export class ResourceService<T extends { id: string }> {
   private readonly comparers: Map<string, (a: unknown, b: unknown) => boolean>;
@@ -82,70 +82,19 @@ export class ResourceService<T extends { id: string }> {
   }
 
   /** The organization's records among `ids`, in no particular order (for a relation's loader). */
-  async findMany(principal: Principal, ids: readonly string[]): Promise<T[]> {
-    const { table, type } = this.resource;
-    const text = `select ${sqlSelectOf(type, table)} from "${table}" where "organizationId" = $1 and id = any($2)`;
-    const { rows } = await this.db.pool.query<T & object>(namedStatement(text, [principal.organizationId, ids]));
-    return rows;
+  findMany(principal: Principal, ids: readonly string[]): Promise<T[]> {
+    return recordsAmong(this.db.pool, this.resource, principal.organizationId, ids);
   }
 
-  /**
-   * For each key, one page of the records whose `field` holds it, oldest first,
-   * with its pagination: one query for every key of a list (the loader of a
-   * relation like Contact.deals). The first record of each key comes along even
-   * off the page, for the key's total (a page past the end still counts them).
-   */
-  async pagesBy(
-    principal: Principal,
-    field: string,
-    keys: readonly string[],
-    window: RelationPage,
-  ): Promise<Page<T>[]> {
-    const { table, type } = this.resource;
-    const { skip, take } = pageWindow(window);
-    const column = `"${table}"."${field}"`;
-    const text = `select * from (
-        select ${sqlSelectOf(type, table)}, ${column} as "__key",
-          row_number() over (partition by ${column} order by "${table}"."createdAt", "${table}".id) as "__n",
-          count(*) over (partition by ${column}) as "__total"
-        from "${table}" where "${table}"."organizationId" = $1 and ${column} = any($2)) ranked
-      where ("__n" > $3 and "__n" <= $4) or "__n" = 1 order by "__n"`;
-    const { rows } = await this.db.pool.query<T & { __key: string; __n: string; __total: string }>(
-      namedStatement(text, [principal.organizationId, keys, skip, skip + take]),
-    );
-    const groups = new Map<string, { data: T[]; total: number }>(keys.map((key) => [key, { data: [], total: 0 }]));
-    for (const { __key: key, __n: n, __total: total, ...record } of rows) {
-      const group = groups.get(key);
-      if (!group) continue;
-      group.total = Number(total);
-      if (Number(n) > skip) group.data.push(record as unknown as T);
-    }
-    return keys.map((key) => {
-      const { data, total } = groups.get(key)!;
-      return { data, pagination: paginationOf(window, { total }) };
-    });
-  }
-
-  /** A create's checks that need no database, and the new record's values (its id among them). */
-  private createValuesOf(principal: Principal, input: unknown, parsed: boolean): Record<string, unknown> {
-    const { resource } = this;
-    const declared = resource.input!;
-    const data = (parsed ? input : parseInput(declared.create, input)) as Record<string, unknown>;
-    requireSettable(resource.type, data, principal.scopes);
-    const values = {
-      id: newIdWith(resource.idPrefix),
-      ...createValues(declared.fields, data),
-      ...this.startingState(data),
-    };
-    this.requireWellFormedReferences(values);
-    resource.rules?.check?.(values);
-    return values;
+  /** For each key, one page of the records whose `field` holds it (relation-reads.ts). */
+  pagesBy(principal: Principal, field: string, keys: readonly string[], window: RelationPage): Promise<Page<T>[]> {
+    return pagesByKey(this.db.pool, this.resource, principal.organizationId, field, keys, window);
   }
 
   async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
     const { resource } = this;
     const declared = resource.input!;
-    const values = this.createValuesOf(principal, input, parsed);
+    const values = newRecordValues(resource, principal, input, parsed);
     const { organizationId } = principal;
     const actor = actorOf(principal);
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created.type }] : [];
@@ -156,7 +105,7 @@ export class ResourceService<T extends { id: string }> {
         values: storedColumns(declared.fields, columns),
         events: after ? [] : events,
         actor,
-        onlyIf: this.referenceConditions(columns, organizationId),
+        onlyIf: referenceConditions(resource as Resource, columns, organizationId),
       });
       return record ?? this.missingReference(db, columns, principal);
     };
@@ -190,140 +139,20 @@ export class ResourceService<T extends { id: string }> {
     }
   }
 
-  /**
-   * Many creates at once, each as `create` would make it (the same checks,
-   * values, events and 409s), written by one statement per chunk of rows
-   * (store.ts insertRecords) instead of one each: for bulk writers (imports).
-   * Only for a resource whose create has no rules that read or write the
-   * database (`createsInBulk`); the others' creates run one by one. Answers, per
-   * input in order, the new record's id or the DomainError `create` would
-   * throw. Run it in a transaction: the references it checks stay locked until
-   * commit. A refusal of the database other than a unique field (a check
-   * constraint) throws for the whole call.
-   */
+  /** Many creates at once, each as `create` would make it (bulk-create.ts). */
   async createMany(principal: Principal, inputs: readonly unknown[], parsed = false): Promise<CreateOutcome[]> {
     return this.writeCreates(this.checkCreates(principal, inputs, parsed));
   }
 
-  /**
-   * createMany's first half, which needs no database: each input validated as
-   * `create` does, with its new id. A bulk writer checks the next batch while
-   * the database writes this one.
-   */
+  /** createMany's first half, which needs no database (bulk-create.ts). */
   checkCreates(principal: Principal, inputs: readonly unknown[], parsed = false): CheckedCreates {
-    if (!createsInBulk(this.resource as Resource)) {
-      throw new Error(`${this.label}'s create has rules: create one by one`);
-    }
-    const entries = inputs.map((input): CheckedCreate => {
-      try {
-        return { input, values: this.createValuesOf(principal, input, parsed) };
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        return { input, refusal: error };
-      }
-    });
-    return { principal, parsed, entries };
+    return checkCreates(this.resource as Resource, this.label, principal, inputs, parsed);
   }
 
-  /** createMany's second half: writes the checked creates (see createMany). */
-  async writeCreates({ principal, parsed, entries }: CheckedCreates): Promise<CreateOutcome[]> {
-    const { resource } = this;
-    const outcomes: CreateOutcome[] = new Array(entries.length);
-    const pending: { at: number; values: Record<string, unknown> }[] = [];
-    entries.forEach(({ values, refusal }, at) => {
-      if (values) pending.push({ at, values });
-      else outcomes[at] = { refusal: refusal! };
-    });
-    const rules = this.rules(this.db.pool, principal);
-    const missing = await this.missingReferences(
-      rules,
-      pending.map(({ values }) => values),
-    );
-    const writable = pending.filter(({ at, values }) => {
-      const refusal = missing(values);
-      if (refusal) outcomes[at] = { refusal };
-      return !refusal;
-    });
-    const declared = resource.input!;
-    const inserted = await insertRecords(this.db.pool, resource, {
-      organizationId: principal.organizationId,
-      rows: writable.map(({ values }) => storedColumns(declared.fields, values)),
-      ...(resource.events?.created && { event: resource.events.created.type }),
-      actor: actorOf(principal),
-    });
-    const skipped = writable.filter(({ at, values }) => {
-      const id = values.id as string;
-      if (inserted.has(id)) outcomes[at] = { id };
-      return !inserted.has(id);
-    });
-    const clashes = await this.uniqueClashes(
-      principal.organizationId,
-      skipped.map(({ values }) => values),
-    );
-    for (const { at, values } of skipped) {
-      const clash = clashes(values);
-      if (clash) {
-        outcomes[at] = { refusal: clash };
-        continue;
-      }
-      // Skipped for no declared unique field (what it clashed with has gone since): `create` says what happens.
-      try {
-        outcomes[at] = { id: (await this.create(principal, entries[at]!.input, parsed)).id };
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        outcomes[at] = { refusal: error };
-      }
-    }
-    return outcomes;
-  }
-
-  /**
-   * For a batch of new records: which reference does each name that is not a
-   * record of the organization (a 400 as `create`'s), one query per reference
-   * field; those found stay locked (KEY SHARE) until commit.
-   */
-  private async missingReferences(rules: RuleContext, records: Record<string, unknown>[]) {
-    const references = Object.entries(this.resource.references);
-    const found = new Map<string, Set<string>>();
-    for (const [field, { target }] of references) {
-      const ids = [...new Set(records.map((values) => values[field]).filter((id) => typeof id === 'string'))];
-      if (!ids.length) continue;
-      const rows = await rules.query<{ id: string }>(
-        `select id from "${target.table}" where id = any($1) and "organizationId" = $2 for key share`,
-        [ids, rules.organizationId],
-      );
-      found.set(field, new Set(rows.map(({ id }) => id)));
-    }
-    return (values: Record<string, unknown>): DomainError | undefined => {
-      for (const [field, { target }] of references) {
-        const id = values[field];
-        if (typeof id === 'string' && !found.get(field)?.has(id)) return unknownReference(field, target);
-      }
-      return undefined;
-    };
-  }
-
-  /**
-   * For records a bulk insert skipped: the unique field each clashed on (its
-   * value now taken: by an older record or an earlier row of the batch), as the
-   * 409 `create` answers, checking the fields in their declared order.
-   */
-  private async uniqueClashes(organizationId: string, records: Record<string, unknown>[]) {
-    const taken = new Map<string, Set<string>>();
-    const unique = Object.entries(this.resource.unique ?? {});
-    for (const [field] of unique) {
-      const values = [...new Set(records.map((values) => values[field]).filter((value) => value != null))];
-      if (!values.length) continue;
-      const { rows } = await this.db.pool.query<{ value: string }>(
-        `select "${field}"::text as value from "${this.resource.table}" where "organizationId" = $1 and "${field}" = any($2)`,
-        [organizationId, values],
-      );
-      taken.set(field, new Set(rows.map(({ value }) => value)));
-    }
-    return (values: Record<string, unknown>): DomainError | undefined => {
-      const clash = unique.find(([field]) => values[field] != null && taken.get(field)?.has(String(values[field])));
-      return clash && new DomainError('CONFLICT', clash[1], clash[0]);
-    };
+  /** createMany's second half: writes the checked creates (bulk-create.ts). */
+  writeCreates(checked: CheckedCreates): Promise<CreateOutcome[]> {
+    const create = (input: unknown) => this.create(checked.principal, input, checked.parsed);
+    return writeCreates(this.resource as Resource, this.db, checked, create);
   }
 
   /**
@@ -338,7 +167,7 @@ export class ResourceService<T extends { id: string }> {
     const patch = (parsed ? input : parseInput(declared.update, input)) as Record<string, unknown>;
     requireSettable(resource.type, patch, principal.scopes);
     const values = updateValues(declared.fields, patch);
-    this.requireWellFormedReferences(values);
+    requireWellFormedReferences(resource as Resource, values);
     const { organizationId } = principal;
     const actor = actorOf(principal);
     const { lifecycle } = resource;
@@ -365,7 +194,7 @@ export class ResourceService<T extends { id: string }> {
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
         const rules = this.rules(client, principal, ended);
-        await this.requireReferences(rules, changes);
+        await requireReferences(resource as Resource, rules, changes);
         await refuseCycles(rules, resource as Resource, id, changes);
         Object.assign(changes, await resource.rules?.update?.({ before, changes, given: values }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
@@ -462,23 +291,6 @@ export class ResourceService<T extends { id: string }> {
     }
   }
 
-  /** The lifecycle's state of a new record: the initial one, or one the create may name (`startsIn`). */
-  private startingState(data: Record<string, unknown>): Record<string, unknown> {
-    const lifecycle = this.resource.lifecycle;
-    if (!lifecycle) return {};
-    const named = data[lifecycle.field] as string | null | undefined;
-    if (named === undefined || named === null) return { [lifecycle.field]: lifecycle.initial };
-    if (!lifecycle.startsIn?.includes(named)) {
-      const allowed = lifecycle.startsIn ?? [lifecycle.initial];
-      throw new DomainError(
-        'VALIDATION_ERROR',
-        `'${lifecycle.field}': a new ${this.resource.noun[0]} starts at one of ${allowed.join(', ')}`,
-        lifecycle.field,
-      );
-    }
-    return { [lifecycle.field]: named };
-  }
-
   /** The entries of `values` that differ from the record's public values. */
   private changedFields(before: T, values: Record<string, unknown>): Record<string, unknown> {
     const record = before as Record<string, unknown>;
@@ -490,44 +302,10 @@ export class ResourceService<T extends { id: string }> {
     );
   }
 
-  private requireWellFormedReferences(values: Record<string, unknown>) {
-    for (const [field, { target }] of Object.entries(this.resource.references)) {
-      const id = values[field];
-      if (typeof id === 'string' && !isWellFormedIdWith(target.idPrefix, id)) throw unknownReference(field, target);
-    }
-  }
-
-  /** The insert's conditions: each reference given is a record of the organization. */
-  private referenceConditions(values: Record<string, unknown>, organizationId: string) {
-    return Object.entries(this.resource.references)
-      .filter(([field]) => typeof values[field] === 'string')
-      .map(
-        ([field, { target }]) =>
-          (param: (value: unknown) => string) =>
-            `exists (select 1 from "${target.table}" where id = ${param(values[field])} and "organizationId" = ${param(organizationId)})`,
-      );
-  }
-
   /** After an insert that wrote nothing: the reference that was not the organization's. */
   private async missingReference(db: Queryable, values: Record<string, unknown>, principal: Principal): Promise<never> {
-    await this.requireReferences(this.rules(db, principal), values);
+    await requireReferences(this.resource as Resource, this.rules(db, principal), values);
     throw new Error(`${this.label} insert wrote nothing though every reference exists`);
-  }
-
-  /**
-   * Each reference among `values` is a record of the organization, locked (KEY
-   * SHARE) until commit so a concurrent delete cannot slip between; else a 400.
-   */
-  private async requireReferences(rules: RuleContext, values: Record<string, unknown>) {
-    for (const [field, { target }] of Object.entries(this.resource.references)) {
-      const id = values[field];
-      if (typeof id !== 'string') continue;
-      const found = await rules.query(
-        `select 1 from "${target.table}" where id = $1 and "organizationId" = $2 for key share`,
-        [id, rules.organizationId],
-      );
-      if (found.length === 0) throw unknownReference(field, target);
-    }
   }
 
   /** What the rules of a change are given (kit/rule-context.ts); `ended`: the credentials it ends. */
@@ -556,34 +334,3 @@ export class ResourceService<T extends { id: string }> {
     return undefined;
   }
 }
-
-/** Creates checked without the database (checkCreates), for writeCreates. */
-export interface CheckedCreates {
-  principal: Principal;
-  parsed: boolean;
-  entries: readonly CheckedCreate[];
-}
-
-/** An input, and its new record's values or why `create` would refuse it. */
-interface CheckedCreate {
-  input: unknown;
-  values?: Record<string, unknown>;
-  refusal?: DomainError;
-}
-
-/** A create's outcome in `createMany`: the new record's id, or why it was refused. */
-export type CreateOutcome = { id: string; refusal?: undefined } | { id?: undefined; refusal: DomainError };
-
-/**
- * Whether the resource's creates can be written many at once (createMany): its
- * create has no rules that read or write the database (`rules.create`, such as
- * an invoice's number, a payment's allocation; `afterCreate`, such as an
- * employee's compensation). `rules.check` runs in JS, so it does not stop it.
- */
-export function createsInBulk(resource: Resource): boolean {
-  return Boolean(resource.input) && !resource.rules?.create && !resource.rules?.afterCreate;
-}
-
-/** A 400 naming the field and what it should name: 'no contact with this id in the organization'. */
-const unknownReference = (field: string, target: Resource) =>
-  invalidField(field, `no ${target.noun[0]} with this id in the organization`);

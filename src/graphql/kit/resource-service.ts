@@ -31,8 +31,6 @@ import { droppedAfterCommit, ruleContextOf, type EndedCredentials } from './rule
 import { withSecret, type IssuedSecret } from './secrets.js';
 import {
   deleteRecord,
-  inLazyTransaction,
-  inTransaction,
   insertRecord,
   NOW,
   raiseEvents,
@@ -41,6 +39,7 @@ import {
   type Queryable,
   type RaisedEvent,
 } from './store.js';
+import { inLazyTransaction, inTransaction } from './transactions.js';
 
 // A reference refused: foreign_key_violation, or restrict_violation, which PostgreSQL 18
 // raises for ON DELETE RESTRICT where earlier versions raised the former.

@@ -7,7 +7,8 @@
 // that reopens (a refund) after it was overdue raises no second event.
 import type pg from 'pg';
 import { SYSTEM_ACTOR } from '../../../auth/principal.js';
-import { inTransaction, updateRecord } from '../../kit/store.js';
+import { updateRecord } from '../../kit/store.js';
+import { inTransaction } from '../../kit/transactions.js';
 import { invoiceOverdue, invoices } from '../invoice/index.js';
 import { overdueOf } from './invoice-sql.js';
 import { todayIn } from '../../hr/calendar/today.js';

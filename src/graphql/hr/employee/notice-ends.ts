@@ -6,7 +6,8 @@
 import type pg from 'pg';
 import { SYSTEM_ACTOR } from '../../../auth/principal.js';
 import { previousAttributes } from '../../kit/records.js';
-import { inTransaction, selectRecord, updateRecord } from '../../kit/store.js';
+import { selectRecord, updateRecord } from '../../kit/store.js';
+import { inTransaction } from '../../kit/transactions.js';
 import { todayIn } from '../calendar/today.js';
 import { employees } from './index.js';
 import type { Employee } from './type.js';

@@ -12,7 +12,7 @@ import { EXPORT_JOBS } from '../../../jobs/file-jobs.js';
 import { sqlSelectOf } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { FileAnswer } from '../../kit/routes.js';
-import { inTransaction } from '../../kit/store.js';
+import { inTransaction } from '../../kit/transactions.js';
 import { fileChunks, fileJobReads, type FileJobReads } from '../file-job/reads.js';
 import { CONTENT_TYPES, FILE_EXTENSIONS } from './format.js';
 import { exportList } from './input.js';

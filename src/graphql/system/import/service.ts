@@ -18,7 +18,7 @@ import { IMPORT_JOBS } from '../../../jobs/file-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { missingScope } from '../../auth-checker.js';
 import type { ServiceDependencies } from '../../kit/module.js';
-import { inTransaction } from '../../kit/store.js';
+import { inTransaction } from '../../kit/transactions.js';
 import { fileJobReads, type FileJobReads } from '../file-job/reads.js';
 import { createImportSchema, importList, importTemplateSchema } from './input.js';
 import { Import } from './type.js';

@@ -16,7 +16,8 @@ import {
 } from './resource.js';
 import { resourceResolver } from './resource-resolver.js';
 import { ResourceService } from './resource-service.js';
-import { actionRoute, resourceRoutes, type RestRoute } from './routes.js';
+import { type RestRoute } from './routes.js';
+import { actionRoute, resourceRoutes } from './resource-routes.js';
 
 const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 

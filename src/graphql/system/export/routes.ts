@@ -1,5 +1,6 @@
 import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
-import { resourceRoutes, route, type RestRoute } from '../../kit/routes.js';
+import { route, type RestRoute } from '../../kit/routes.js';
+import { resourceRoutes } from '../../kit/resource-routes.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import { CONTENT_TYPES } from './format.js';
 import { createExportSchema, exportList } from './input.js';

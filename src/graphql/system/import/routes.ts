@@ -1,5 +1,6 @@
 import { responseSchemaOf, selectionOf } from '../../kit/fields.js';
-import { resourceRoutes, route, type FileAnswer, type RestRoute } from '../../kit/routes.js';
+import { route, type FileAnswer, type RestRoute } from '../../kit/routes.js';
+import { resourceRoutes } from '../../kit/resource-routes.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import { IMPORT_CONTENT_TYPES } from '../../../imports/records.js';
 import { createImportSchema, importList, importTemplateSchema } from './input.js';

@@ -1,4 +1,4 @@
-import { resourceRoutes } from '../../kit/routes.js';
+import { resourceRoutes } from '../../kit/resource-routes.js';
 import { userInput, userList } from './input.js';
 import { User } from './type.js';
 

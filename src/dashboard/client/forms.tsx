@@ -63,6 +63,28 @@ export function focusFirstProblem(form: Element | null): void {
   (field ?? message)?.focus();
 }
 
+/** What a field's input is described by: its hint and its error (FieldNotes' ids), or nothing. */
+export const describedBy = (id: string, hint?: string, error?: string) =>
+  [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+
+/** A field's hint and, when the server refused it, the message beside it, as describedBy names them. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return (
+    <>
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
 type FieldProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'role'> & {
   label: string;
   name: string;
@@ -73,7 +95,7 @@ type FieldProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'label' | '
 /** A labelled input with its hint and, when the server refused it, the message beside it. */
 export function Field({ label, name, error, hint, ...input }: FieldProps) {
   const id = `field-${name}`;
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div class={`field${error ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
@@ -85,16 +107,7 @@ export function Field({ label, name, error, hint, ...input }: FieldProps) {
         // Preact types each input type apart; these props are any input's.
         {...(input as InputHTMLAttributes)}
       />
-      {hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -115,7 +128,7 @@ export function Select({ label, name, options, error, ...select }: SelectProps) 
         id={id}
         name={name}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy(id, undefined, error)}
         {...select}
       >
         {options.map((option) =>
@@ -126,11 +139,7 @@ export function Select({ label, name, options, error, ...select }: SelectProps) 
           ),
         )}
       </select>
-      {error && (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }

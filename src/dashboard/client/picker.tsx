@@ -6,6 +6,7 @@
 // other field.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { graphql } from './api.js';
+import { describedBy, FieldNotes } from './forms.js';
 
 export interface PickerSource {
   /** The Query list field: `contacts`. */
@@ -140,7 +141,7 @@ export function RecordPicker({
     }
   };
 
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div class={`field picker${error ? ' invalid' : ''}`}>
       <label for={id}>{label}</label>
@@ -213,16 +214,7 @@ export function RecordPicker({
           </ul>
         )}
       </div>
-      {hint && (
-        <p class="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

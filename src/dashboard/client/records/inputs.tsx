@@ -5,6 +5,7 @@
 // they hold is read back by read-input.ts.
 import { useState } from 'preact/hooks';
 import { fromMinorUnits } from '../pages/data/money.js';
+import { describedBy, FieldNotes } from '../forms.js';
 import { RecordPicker } from '../picker.js';
 import { Field, humanize, Select } from '../ui.js';
 import { fieldLabel, isLongText, resourceOf, type Row } from './catalogue.js';
@@ -169,13 +170,9 @@ function TextArea({
         defaultValue={initial}
         aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={describedBy(id, undefined, error)}
       />
-      {error && (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} error={error} />
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { event } from '../../../events/event.js';
 import { invalidField } from '../../../errors.js';
 import { isWellFormedIdWith } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
+import { EMPLOYEE_ID_PREFIX } from '../employee/id-prefix.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { AREAS } from '../../kit/resource.js';
 import { departmentInput, departmentList } from './input.js';
@@ -19,7 +20,7 @@ import { Department } from './type.js';
 async function requireEmployee(rules: RuleContext, managerId: unknown): Promise<void> {
   if (typeof managerId !== 'string') return;
   const found =
-    isWellFormedIdWith('emp', managerId) &&
+    isWellFormedIdWith(EMPLOYEE_ID_PREFIX, managerId) &&
     (
       await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for key share`, [
         managerId,

@@ -9,12 +9,13 @@ import { organizationToday } from '../calendar/today.js';
 import { moveHireCompensation, recordCompensationChange, recordHireCompensation } from '../compensation/salary.js';
 import { departments } from '../department/index.js';
 import { openEmployment, setLatestEmployment } from './employments.js';
+import { EMPLOYEE_ID_PREFIX } from './id-prefix.js';
 import { employeeInput, employeeList, reinstateInput, terminateInput } from './input.js';
 import { Employee } from './type.js';
 
 export const employees = defineResource({
   type: Employee,
-  idPrefix: 'emp',
+  idPrefix: EMPLOYEE_ID_PREFIX,
   area: AREAS.hr,
   path: 'employees',
   names: { one: 'employee', many: 'employees' },

@@ -16,6 +16,7 @@ import type { User as UserRow } from '../../../generated/prisma/client.js';
 import { ID_PREFIX, isWellFormedIdWith, newId } from '../../../ids.js';
 import { emitEventBy } from '../../../events/emit.js';
 import { parseInput } from '../../../validation.js';
+import { EMPLOYEE_ID_PREFIX } from '../../hr/employee/id-prefix.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
 import { toPublic } from '../../kit/fields.js';
 import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
@@ -205,7 +206,7 @@ export class UserService {
 async function requireEmployee(tx: Transaction, organizationId: string, employeeId: string | null | undefined) {
   if (typeof employeeId !== 'string') return;
   const found =
-    isWellFormedIdWith('emp', employeeId) &&
+    isWellFormedIdWith(EMPLOYEE_ID_PREFIX, employeeId) &&
     (
       await tx.$queryRaw<unknown[]>`select 1 from "Employee"
         where id = ${employeeId} and "organizationId" = ${organizationId} for key share`

@@ -602,11 +602,16 @@ async function main(): Promise<void> {
   );
   const mb = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);
   console.log(
-    `Resident memory, idle 3 s after start / idle ${SETTLE_S} s after start / the most held under load (VmHWM): ` +
+    `Resident memory, idle 3 s after start${SETTLE_S > 3 ? ` / idle ${SETTLE_S} s after start` : ''} / the most held under load (VmHWM): ` +
       servers
-        .map(
-          ({ name, pid }) =>
-            `${name} ${mb(idleMb.get(name))} / ${mb(settledMb.get(name))} / ${mb(residentMemoryMb(pid)?.peak)}`,
+        .map(({ name, pid }) =>
+          [
+            name,
+            mb(idleMb.get(name)),
+            ...(SETTLE_S > 3 ? ['/', mb(settledMb.get(name))] : []),
+            '/',
+            mb(residentMemoryMb(pid)?.peak),
+          ].join(' '),
         )
         .join(', '),
   );

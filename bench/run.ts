@@ -13,6 +13,8 @@
 //                      .data/bench on a free port
 //   BENCH_DURATION_S   seconds measured per scenario and server (default 10)
 //   BENCH_WARMUP_S     seconds of warm-up per scenario and server (default 2)
+//   BENCH_SETTLE_S     idle memory is read 3 s after start and again this many seconds after
+//                      (default 45: V8 gives start-up's memory back after about 25 quiet s)
 //   BENCH_ROUNDS       measure each scenario this many times per server, alternating,
 //                      and keep each server's best round (default 1)
 //   DATABASE_POOL_SIZE pool size of both servers (default 10, the service's default)
@@ -29,6 +31,9 @@
 //                      round: npm start's command with these words added, NAME=value ones
 //                      to its environment, the others to node's arguments (an A/B of a
 //                      flag or setting in the same minutes, e.g. "MALLOC_ARENA_MAX=2 --single-threaded-gc")
+//   BENCH_VARIANT_DIR  run the variant from this other checkout of the service (built, its
+//                      node_modules in place): an A/B of two commits in the same minutes, on
+//                      one database (this checkout's migrations; BENCH_VARIANT may be empty)
 //   BENCH_SERVERS      only these servers, comma-separated (default: all; without the
 //                      baseline no ratio is printed)
 // First: seeding goes through the services, whose modules declare type-graphql types.
@@ -78,6 +83,7 @@ const PIN = process.env.BENCH_PIN === '1';
 const SERVER_CPUS = '0';
 const WRK_CPUS = '1';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 45);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 const POOL_SIZE = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -170,7 +176,11 @@ const SCENARIOS = ALL_SCENARIOS.filter(({ name }) =>
 );
 
 type Server = ChildServer<'service' | 'variant' | 'baseline' | 'express'>;
-const VARIANT = process.env.BENCH_VARIANT?.trim().split(/\s+/);
+const VARIANT_DIR = process.env.BENCH_VARIANT_DIR;
+const VARIANT =
+  process.env.BENCH_VARIANT !== undefined || VARIANT_DIR
+    ? (process.env.BENCH_VARIANT ?? '').trim().split(/\s+/).filter(Boolean)
+    : undefined;
 const SERVERS = process.env.BENCH_SERVERS?.split(',').map((name) => name.trim());
 /** This server is run (BENCH_SERVERS, BENCH_VARIANT). */
 const runs = (name: Server['name']) =>
@@ -490,6 +500,7 @@ async function main(): Promise<void> {
         ...common,
         args: [...variantArgs, ...startCommandArguments()],
         env: { ...environment, ...variantEnv },
+        ...(VARIANT_DIR && { cwd: VARIANT_DIR }),
         readyPath: '/readyz',
       }),
     );
@@ -515,9 +526,12 @@ async function main(): Promise<void> {
     );
   }
   if (PIN) servers.forEach(pin);
-  // Idle: started, nothing asked of them yet but their readiness.
+  // Idle: started, nothing asked of them yet but their readiness; then settled, once V8's memory
+  // reducer has given back what start-up left (it runs about 25 s after a process goes quiet).
   await sleep(3_000);
   const idleMb = new Map(servers.map((server) => [server.name, residentMemoryMb(server.pid)?.now]));
+  if (SETTLE_S > 3) await sleep((SETTLE_S - 3) * 1000);
+  const settledMb = new Map(servers.map((server) => [server.name, residentMemoryMb(server.pid)?.now]));
   await checkSameAnswers(servers, key, database.url);
   // BENCH_WEBHOOK=1: the fan-out's cost. Every contact the service creates is then
   // delivered, by its in-process worker, to a receiver in this process.
@@ -552,7 +566,7 @@ async function main(): Promise<void> {
     const missed = ratio !== undefined && ratio > scenario.cpuTarget;
     const verdicts: Record<Server['name'], string> = {
       service: `${times(ratio)} (target <= ${scenario.cpuTarget}x${missed ? ', MISSED' : ''})`,
-      variant: `${times(cpuRatioOf('variant'))} (${VARIANT?.join(' ')})`,
+      variant: `${times(cpuRatioOf('variant'))} (${[VARIANT_DIR, ...(VARIANT ?? [])].filter(Boolean).join(' ')})`,
       baseline: '1x',
       express: `${times(cpuRatioOf('express'))} (the framework's own cost)`,
     };
@@ -588,9 +602,17 @@ async function main(): Promise<void> {
   );
   const mb = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(0)} MB`);
   console.log(
-    `Resident memory, idle after start / the most held under load (VmHWM): ` +
+    `Resident memory, idle 3 s after start${SETTLE_S > 3 ? ` / idle ${SETTLE_S} s after start` : ''} / the most held under load (VmHWM): ` +
       servers
-        .map((server) => `${server.name} ${mb(idleMb.get(server.name))} / ${mb(residentMemoryMb(server.pid)?.peak)}`)
+        .map(({ name, pid }) =>
+          [
+            name,
+            mb(idleMb.get(name)),
+            ...(SETTLE_S > 3 ? ['/', mb(settledMb.get(name))] : []),
+            '/',
+            mb(residentMemoryMb(pid)?.peak),
+          ].join(' '),
+        )
         .join(', '),
   );
   if (misses.length) console.log(`\nAbove target: ${misses.join(', ')}`);

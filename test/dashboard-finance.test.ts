@@ -515,6 +515,28 @@ describe.runIf(runInBrowser)('the accountant in chromium', { timeout: 180_000 },
     await page.context().close();
   });
 
+  it('leaves the focus where the user puts it as an action panel opens (its heading takes it in the same render)', async () => {
+    const made = await openInvoice([{ description: 'Quick hands', quantity: 1, unitAmount: 1000 }]);
+    const page = await open(accountant, `/dashboard/finance/invoices/${made.id}`);
+    await heading(page, `Invoice ${made.number}`);
+    // Pressed, and a field of the panel focused, before the browser paints: what a fast typist does on
+    // a slow machine. The heading's focus used to come after the paint and took it back (the record
+    // picker then closed under the typist).
+    const focus = await page.evaluate(async () => {
+      const button = Array.from(document.querySelectorAll('button')).find(
+        (b) => b.textContent?.trim() === 'Record payment',
+      );
+      button!.click();
+      await Promise.resolve(); // the panel's render, queued by the click
+      const panelHeading = document.activeElement?.textContent;
+      document.querySelector<HTMLInputElement>('.action-panel input[name=amount]')!.focus();
+      await new Promise((resolve) => setTimeout(resolve, 300)); // past the paint and any effect after it
+      return { panelHeading, after: document.activeElement?.getAttribute('name') };
+    });
+    expect(focus).toEqual({ panelHeading: 'Record payment', after: 'amount' });
+    await page.context().close();
+  });
+
   it('downloads the PDF with the session: a PDF naming the invoice number', async () => {
     const made = await openInvoice([
       { description: 'Printed work', quantity: 1, unitAmount: 9900, taxRateIds: [vat19.id] },

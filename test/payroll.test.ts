@@ -6,13 +6,8 @@
 // recalculate a draft, hr:payroll only). Every figure is worked out by hand in
 // a comment beside it.
 import { describe, expect, it } from 'vitest';
-import {
-  computePayslip,
-  monthlyAmount,
-  monthsOf,
-  roundHalfUp,
-  type PayInputs,
-} from '../src/graphql/hr/payroll-run/payslip.js';
+import { monthsOf } from '../src/graphql/hr/payroll-run/pay-days.js';
+import { computePayslip, monthlyAmount, roundHalfUp, type PayInputs } from '../src/graphql/hr/payroll-run/payslip.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });

@@ -1,6 +1,7 @@
 // The command line, read with node's util.parseArgs: `<group> <action> --option value …`.
 import { parseArgs } from 'node:util';
-import { COMMANDS, type Command, type Flags, type Lists } from './commands.js';
+import { type Command, type Flags, type Lists } from './command.js';
+import { COMMANDS } from './commands.js';
 import { CliError, usageError } from './errors.js';
 
 export type CommandLine =

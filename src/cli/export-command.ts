@@ -10,7 +10,7 @@ import { FILE_EXTENSIONS } from '../graphql/system/export/format.js';
 import { createExportSchema } from '../graphql/system/export/input.js';
 import type { Export, ExportFormat } from '../graphql/system/export/type.js';
 import { parseInput } from '../validation.js';
-import type { Command, CommandIo } from './commands.js';
+import type { Command, CommandIo } from './command.js';
 import { CliError, invalidOption, notFoundError, optionForField } from './errors.js';
 import { progressOn } from './progress.js';
 

@@ -8,7 +8,7 @@ import { DomainError } from '../errors.js';
 import type { Services } from '../graphql/modules.js';
 import type { Import } from '../graphql/system/import/type.js';
 import { IMPORT_CONTENT_TYPES, type ImportFormat } from '../imports/records.js';
-import type { Command, CommandIo } from './commands.js';
+import type { Command, CommandIo } from './command.js';
 import { CliError, invalidOption, notFoundError, optionForField } from './errors.js';
 import { progressOn } from './progress.js';
 

@@ -5,7 +5,7 @@ import { connectDatabase } from '../db/prisma.js';
 import { createServices } from '../graphql/modules.js';
 import { applyMigrations } from '../db/schema-engine.js';
 import { UnknownCommandError, parseCommandLine, wantsJson, type CommandLine } from './args.js';
-import type { Runner } from './commands.js';
+import type { Runner } from './command.js';
 import { attachOrStartDatabase, type AttachedDatabase } from '../db/attach.js';
 import { embeddedClusterExists } from '../db/server.js';
 import { CliError, toCliError } from './errors.js';

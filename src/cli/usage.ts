@@ -1,5 +1,5 @@
 import { SCOPES } from '../auth/scopes.js';
-import { MAX_EXPIRES_IN_DAYS } from './commands.js';
+import { MAX_EXPIRES_IN_DAYS } from './api-key-commands.js';
 
 export const USAGE = `Usage: npm run --silent cli -- <command> [options] [--json]
 

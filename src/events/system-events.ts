@@ -78,7 +78,7 @@ export const SYSTEM_EVENTS = [
 export type SystemEventType = (typeof SYSTEM_EVENTS)[number]['type'];
 
 /**
- * A test delivery's event type (src/graphql/system/webhook/dispatch.ts): stored
+ * A test delivery's event type (src/graphql/system/webhook-delivery/dispatch.ts): stored
  * and shown, never subscribed to, so not in the catalogue.
  */
 export const TEST_EVENT_TYPE = 'webhook.test';

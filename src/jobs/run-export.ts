@@ -19,7 +19,7 @@ import { hasScope } from '../auth/scopes.js';
 import { DomainError } from '../errors.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
-import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { sqlSelectOf } from '../graphql/kit/field-sql.js';
 import { inMajorUnits, type ExportAmounts } from '../graphql/system/export/amounts.js';
 import { rowWriter } from '../graphql/system/export/format.js';
 import { exportSources, keysetColumns, type ExportSource } from '../graphql/system/export/sources.js';

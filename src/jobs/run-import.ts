@@ -17,7 +17,7 @@ import type pg from 'pg';
 import type { Principal } from '../auth/principal.js';
 // Resources declare themselves when their area loads; a worker process of its own loads them here.
 import '../graphql/modules.js';
-import { sqlSelectOf } from '../graphql/kit/fields.js';
+import { sqlSelectOf } from '../graphql/kit/field-sql.js';
 import { fileChunks } from '../graphql/system/file-job/reads.js';
 import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
 import { eventRow, insertEvents } from '../events/insert.js';

@@ -1,7 +1,7 @@
 // The dashboard's frame: who is signed in (the viewer the page carries), the navigation
 // of each section the viewer may see, the page of the current path, and a
 // clear message when the session has ended.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { onSessionEnded } from './api.js';
 import { mergeSections } from './navigation.js';
 import { pageData } from './page-data.js';
@@ -81,7 +81,8 @@ function Frame({ viewer }: { viewer: Viewer }) {
       break;
     }
   }
-  useEffect(() => {
+  // In the render's commit, not after the paint: a user who starts typing at once keeps the focus.
+  useLayoutEffect(() => {
     setMenuOpen(false);
     // A new page: its heading gets focus, so keyboard and screen reader users start there.
     main.current?.querySelector<HTMLElement>('h1')?.focus();

@@ -3,7 +3,7 @@
 // and the formats of values (formats.tsx) have modules of their own, exported
 // here too so a page imports its pieces from one place.
 import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from './api.js';
 import type { Query } from './query.js';
 import { BASE, navigate } from './route.js';
@@ -145,7 +145,8 @@ export function ShownOnce({
   onDone: () => void;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // Focused in the render's commit, not after the paint: a user who types at once keeps the focus.
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <section class="shown-once" aria-labelledby="shown-once-title">
       <h2 id="shown-once-title" tabIndex={-1} ref={heading}>

@@ -10,7 +10,7 @@
 // still reads only the caller's organization.
 import { createHash } from 'node:crypto';
 import { invalidField } from '../../errors.js';
-import { qualifiedColumn } from './fields.js';
+import { qualifiedColumn } from './field-sql.js';
 
 const VERSION = 1;
 

@@ -2,7 +2,7 @@
 // field of an @ObjectType; from that one declaration the kit derives the
 // GraphQL field, the public object made from a database row (REST body, GraphQL
 // value, event data.object), the REST selection, the OpenAPI response schema
-// and the SQL of the list fast path, and the column the migration gives it
+// and the SQL of the list fast path (field-sql.ts), and the column the migration gives it
 // (graphql/kit/declared-table.ts). Every field is a column of the same name, but
 // for a list of objects read by a subquery (`objectList`) or within its parent's
 // JSON (`objectList`, `objectOf` without SQL) and a value `computed` from other
@@ -295,39 +295,4 @@ export function responseSchemaOf(type: PublicType): z.ZodType {
     schemas.set(type, schema);
   }
   return schema;
-}
-
-/** `"Table".column` for a field name: qualified, so ORDER BY reads the column, not a formatted output. */
-export function qualifiedColumn(table: string, name: string): string {
-  return `"${table}"."${name}"`;
-}
-
-const selects = new Map<string, string>();
-
-/** One public field's SQL over `table`, as the select list computes it (a column, or a computed expression). */
-export function fieldSqlOf(type: PublicType, name: string, table: string): string {
-  const field = publicFieldsOf(type).find((candidate) => candidate.name === name);
-  if (!field) throw new Error(`${type.name} has no public field ${name}`);
-  return field.kind.sql(qualifiedColumn(table, name), table);
-}
-
-/** Each public field's item of the SELECT list, in order, by the field's name. */
-export function sqlSelectItemsOf(type: PublicType, table: string): { name: string; sql: string }[] {
-  return publicFieldsOf(type).map(({ name, kind }) => {
-    const expression = kind.sql(qualifiedColumn(table, name), table);
-    return { name, sql: expression === qualifiedColumn(table, name) ? expression : `${expression} as "${name}"` };
-  });
-}
-
-/** The SELECT list that yields the public object straight from PostgreSQL. */
-export function sqlSelectOf(type: PublicType, table: string): string {
-  const cacheKey = `${type.name}\u0000${table}`;
-  let select = selects.get(cacheKey);
-  if (select === undefined) {
-    select = sqlSelectItemsOf(type, table)
-      .map((item) => item.sql)
-      .join(', ');
-    selects.set(cacheKey, select);
-  }
-  return select;
 }

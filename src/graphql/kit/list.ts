@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { enumNameOf, graphqlEnum } from './enums.js';
 import { graphqlTypeOf } from './inputs.js';
 import { pageSchema } from './page.js';
-import { qualifiedColumn, type GraphQLTypeFunction } from './fields.js';
+import { type GraphQLTypeFunction } from './fields.js';
+import { qualifiedColumn } from './field-sql.js';
 
 export interface Filter<S extends z.ZodType = z.ZodType> {
   schema: S;

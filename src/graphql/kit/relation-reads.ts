@@ -1,7 +1,7 @@
 // The reads behind a relation's loaders (relations.ts): the records among some
 // ids, and one page of the records of each key, for every key of a list at once.
 import type pg from 'pg';
-import { sqlSelectOf } from './fields.js';
+import { sqlSelectOf } from './field-sql.js';
 import { pageWindow, paginationOf, type Page } from './page.js';
 import type { Resource } from './resource.js';
 import { namedStatement } from './statements.js';

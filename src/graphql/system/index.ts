@@ -11,6 +11,7 @@ import { organizationModule } from './organization/index.js';
 import { sessionModule } from './session/index.js';
 import { userModule } from './user/index.js';
 import { viewerModule } from './viewer/index.js';
+import { webhookDeliveryModule } from './webhook-delivery/index.js';
 import { webhookModule } from './webhook/index.js';
 
 export const system = [
@@ -20,6 +21,7 @@ export const system = [
   eventModule,
   changeModule,
   webhookModule,
+  webhookDeliveryModule,
   oauthAppModule,
   oauthGrantModule,
   sessionModule,

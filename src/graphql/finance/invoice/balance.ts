@@ -8,7 +8,7 @@
 // write path (updateRecordFromRule): its row and events commit with the change
 // that caused them, or not at all.
 import { DomainError, invalidField } from '../../../errors.js';
-import { sqlSelectOf } from '../../kit/fields.js';
+import { sqlSelectOf } from '../../kit/field-sql.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { previousAttributes } from '../../kit/records.js';
 import { updateRecordFromRule } from '../../kit/store.js';

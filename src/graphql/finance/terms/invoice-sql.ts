@@ -2,7 +2,7 @@
 // its public fields (../invoice/type.ts): the list filter, the worker's sweep
 // and the aging report use the expression the invoice shows, so a change to
 // how amountDue is computed (credits, void) reaches all of them at once.
-import { fieldSqlOf } from '../../kit/fields.js';
+import { fieldSqlOf } from '../../kit/field-sql.js';
 import { Invoice } from '../invoice/type.js';
 import { overdueWhen } from './overdue-sql.js';
 

@@ -4,7 +4,8 @@
 // computed `overdue`, the `?overdue=` filter, the worker's sweep and the aging
 // report, so they cannot disagree. Pure SQL builders: nothing here reads the
 // Invoice type (its computed field is built from them).
-import { computed, FIELD_KINDS, qualifiedColumn, type FieldKind } from '../../kit/fields.js';
+import { computed, FIELD_KINDS, type FieldKind } from '../../kit/fields.js';
+import { qualifiedColumn } from '../../kit/field-sql.js';
 import { todayIn } from '../../hr/calendar/today.js';
 
 /** The time zone of the record's organization, by a correlated lookup of its primary key. */

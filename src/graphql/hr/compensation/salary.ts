@@ -3,7 +3,7 @@
 // they show the record in effect, current.ts). Each record written here raises
 // its compensation event, made by the employee change's actor.
 import { declaredResources } from '../../kit/declared.js';
-import { sqlSelectOf } from '../../kit/fields.js';
+import { sqlSelectOf } from '../../kit/field-sql.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import { previousAttributes } from '../../kit/records.js';
 import type { Resource } from '../../kit/resource.js';

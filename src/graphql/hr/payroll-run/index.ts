@@ -14,7 +14,7 @@ import { AREAS } from '../../kit/resource.js';
 import { NOW } from '../../kit/store.js';
 import { payrollRunInput, payrollRunList } from './input.js';
 import { computeItems } from './items.js';
-import { periodDays } from './payslip.js';
+import { periodDays } from './pay-days.js';
 import { PayrollRun } from './type.js';
 
 const MAX_PERIOD_DAYS = 366;

@@ -19,6 +19,7 @@
 // Every line is rounded on its own, half up (a deduction's magnitude half up).
 // Each line's description shows its arithmetic in the currency's major units.
 import { majorUnits } from '../../kit/major-units.js';
+import { byFrom, dateOf, dayNumber, monthsOf, NEVER_AFTER, NEVER_BEFORE, runsOf } from './pay-days.js';
 
 export type PayKind = 'earning' | 'deduction';
 
@@ -93,17 +94,6 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 /** The payslip, the reason there is none, or undefined: not employed in the period nor after it. */
 export type PayOutcome = { payslip: Payslip } | { skipped: SkipReason } | undefined;
 
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 of a YYYY-MM-DD date. */
-export const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-
-/** The YYYY-MM-DD date of a day number. */
-export const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
-/** Inclusive days from start to end (YYYY-MM-DD). */
-export const periodDays = (start: string, end: string) => dayNumber(end) - dayNumber(start) + 1;
-
 /** n / d rounded half up, for n >= 0 and d > 0 (exact: 0.5 -> 1, never to even). */
 export function roundHalfUp(n: bigint, d: bigint): bigint {
   if (n < 0n) return -roundHalfUp(-n, d);
@@ -116,71 +106,12 @@ export function monthlyAmount(annual: bigint, month: number): bigint {
   return roundHalfUp(annual * m, 12n) - roundHalfUp(annual * (m - 1n), 12n);
 }
 
-interface Month {
-  /** 1..12 */
-  month: number;
-  /** YYYY-MM */
-  label: string;
-  first: number;
-  last: number;
-  days: number;
-}
-
-/** The calendar months the inclusive period [start, end] touches, in order. */
-export function monthsOf(start: string, end: string): Month[] {
-  const months: Month[] = [];
-  let year = Number(start.slice(0, 4));
-  let month = Number(start.slice(5, 7));
-  const last = dayNumber(end);
-  for (;;) {
-    const first = Date.UTC(year, month - 1, 1) / DAY_MS;
-    if (first > last) return months;
-    const next = Date.UTC(year, month, 1) / DAY_MS;
-    const label = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
-    months.push({ month, label, first, last: next - 1, days: next - first });
-    [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
-  }
-}
-
-const NEVER_BEFORE = Number.NEGATIVE_INFINITY;
-const NEVER_AFTER = Number.POSITIVE_INFINITY;
-
-/** The days (each a day number) of a run of consecutive days that share something. */
-interface DayRun<K> {
-  key: K;
-  first: number;
-  last: number;
-  days: number;
-}
-
-/** Oldest first; a record from the beginning (-Infinity) first of all. */
-const byFrom = (a: { from: number }, b: { from: number }) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0);
-
-/** Consecutive days with the same key (undefined keys end a run and start none). */
-function runsOf<K>(days: number[], keyOf: (day: number) => K | undefined): DayRun<K>[] {
-  const runs: DayRun<K>[] = [];
-  let current: DayRun<K> | undefined;
-  for (const day of days) {
-    const key = keyOf(day);
-    if (key !== undefined && current && current.key === key && current.last === day - 1) {
-      current.last = day;
-      current.days++;
-    } else if (key !== undefined) {
-      current = { key, first: day, last: day, days: 1 };
-      runs.push(current);
-    } else {
-      current = undefined;
-    }
-  }
-  return runs;
-}
-
-/** 500 -> "5", 250 -> "2.5", 1275 -> "12.75". */
 /** An amount as the payslip's reader reads it: 1234567 USD is "12345.67 USD". */
 function money(minor: bigint, currency: string): string {
   return `${majorUnits(minor, currency)} ${currency}`;
 }
 
+/** 500 -> "5", 250 -> "2.5", 1275 -> "12.75". */
 export function percentText(basisPoints: bigint): string {
   const [whole, hundredths] = [basisPoints / 100n, basisPoints % 100n];
   if (hundredths === 0n) return String(whole);

@@ -9,7 +9,7 @@ import { DomainError } from '../../../errors.js';
 import { newId } from '../../../ids.js';
 import { eventRow, insertEvents } from '../../../events/insert.js';
 import { EXPORT_JOBS } from '../../../jobs/file-jobs.js';
-import { sqlSelectOf } from '../../kit/fields.js';
+import { sqlSelectOf } from '../../kit/field-sql.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { FileAnswer } from '../../kit/routes.js';
 import { inTransaction } from '../../kit/transactions.js';

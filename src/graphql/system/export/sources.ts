@@ -7,7 +7,8 @@
 import { readableEventTypes, visibleEventData } from '../../../events/catalogue.js';
 import { eventEnvelope, type StoredEvent } from '../../../events/envelope.js';
 import { declaredResources } from '../../kit/declared.js';
-import { qualifiedColumn, scopedFieldsOf, sqlSelectItemsOf } from '../../kit/fields.js';
+import { scopedFieldsOf } from '../../kit/fields.js';
+import { qualifiedColumn, sqlSelectItemsOf } from '../../kit/field-sql.js';
 import { referenceNamesOf } from '../../kit/labels.js';
 import { whereOf } from '../../kit/list.js';
 import type { Resource } from '../../kit/resource.js';

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Principal } from '../../../auth/principal.js';
 import { notFound } from '../../../errors.js';
 import { isWellFormedId, type IdKind } from '../../../ids.js';
-import { sqlSelectOf } from '../../kit/fields.js';
+import { sqlSelectOf } from '../../kit/field-sql.js';
 import { listPage, type ListSource } from '../../kit/list-query.js';
 import type { Page } from '../../kit/page.js';
 

@@ -1,21 +1,12 @@
 // Webhook subscriptions on the kit: created with a signing secret shown once
 // (sealed at rest), listed, changed, enabled and disabled, deleted with their
-// deliveries log, their secret rotated; `admin` only (rules.ts). Beside them, a
-// service and resolver for each other job: the deliveries log, its hourly stats
-// and the deliveries asked for (test, retry, redelivery). Routes in the order of the document.
+// deliveries log, their secret rotated; `admin` only (rules.ts). What is sent to
+// them (the deliveries log, its stats, a test, a retry, a redelivery) is
+// ../webhook-delivery/.
 import { WEBHOOK_EVENTS } from '../../../events/system-events.js';
 import { ID_PREFIX } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { defineModule } from '../../kit/module.js';
 import { systemArea } from '../../kit/resource.js';
-import { DeliveryLogResolver, WebhookDeliveryResolver } from './delivery-log-resolver.js';
-import { deliveryLogRoutes } from './delivery-log-routes.js';
-import { WebhookDeliveryLog } from './delivery-log.js';
-import { DeliveryStatsResolver } from './delivery-stats-resolver.js';
-import { WebhookDeliveryStats } from './delivery-stats.js';
-import { DispatchResolver } from './dispatch-resolver.js';
-import { redeliveryRoutes, testRoutes } from './dispatch-routes.js';
-import { WebhookDispatcher } from './dispatch.js';
 import { webhookInput, webhookList } from './input.js';
 import { keepReplacedSecret, signingSecret, webhookRules } from './rules.js';
 import { Webhook } from './type.js';
@@ -55,19 +46,4 @@ export const webhooks = defineResource({
   },
 });
 
-export const webhookModule = defineModule({
-  resolvers: [
-    ...webhooks.module.resolvers,
-    DispatchResolver,
-    DeliveryLogResolver,
-    DeliveryStatsResolver,
-    WebhookDeliveryResolver,
-  ],
-  routes: [...webhooks.module.routes, ...testRoutes, ...deliveryLogRoutes, ...redeliveryRoutes],
-  services: {
-    ...webhooks.module.services,
-    webhookDeliveries: (deps) => new WebhookDeliveryLog(deps),
-    webhookStats: (deps) => new WebhookDeliveryStats(deps),
-    webhookDispatch: (deps) => new WebhookDispatcher(deps),
-  },
-});
+export const webhookModule = webhooks.module;

@@ -4,10 +4,9 @@ import { EVENT_TYPES, isEventType } from '../../../events/catalogue.js';
 import { hasNoNul, NUL_MESSAGE } from '../../../validation.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
 import { defineList, filter } from '../../kit/list.js';
-import { MAX_INT, wholeNumber } from '../../kit/page.js';
 import { scopeList, text } from '../../kit/values.js';
 import { ScopeEnum } from '../../kit/wire-enums.js';
-import { DELIVERY_STATUSES, WEBHOOK_STATUSES } from './type.js';
+import { WEBHOOK_STATUSES } from './type.js';
 import { EventTypeEnum } from '../event/event-type-enum.js';
 
 /** Event types, duplicates dropped; an unknown one is a 400 naming `events` (not `events.2`). */
@@ -67,36 +66,4 @@ export const webhookList = defineList('Webhook', {
       where: (p) => `"Webhook".status = ${p}`,
     }),
   },
-});
-
-/** The deliveries log's arguments (the webhook is named by the path). */
-export const deliveryList = defineList('WebhookDelivery', {
-  sort: ['createdAt'],
-  filters: {
-    status: filter(z.enum(DELIVERY_STATUSES, { message: 'must be succeeded or failed' }), {
-      description: 'succeeded or failed.',
-      where: (p) => `"WebhookDelivery".status = ${p}`,
-    }),
-    eventId: filter(text(100), {
-      description: 'The attempts of one event.',
-      where: (p) => `"WebhookDelivery"."eventId" = ${p}`,
-    }),
-  },
-});
-
-/** The hours webhookDeliveryStats covers: up to a week. */
-export const MAX_STATS_HOURS = 168;
-
-const statsHours = `must be an integer from 1 to ${MAX_STATS_HOURS}`;
-
-export const deliveryStatsSchema = z.strictObject({
-  hours: wholeNumber(statsHours).pipe(z.number().min(1, statsHours).max(MAX_STATS_HOURS, statsHours)).default(24),
-});
-
-const unixTime = 'must be a Unix time in seconds';
-
-export const redeliverSchema = z.strictObject({
-  since: wholeNumber(unixTime)
-    .pipe(z.number().min(0, unixTime).max(MAX_INT, `must be at most ${MAX_INT}`))
-    .meta({ type: 'integer', minimum: 0, maximum: MAX_INT, description: 'Events created at or after this Unix time.' }),
 });

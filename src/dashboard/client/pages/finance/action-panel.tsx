@@ -4,7 +4,7 @@
 // Cancel. Each form keeps its fields and what it sends; one that previews what
 // it would do is told of its values when it opens and as they are edited.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef } from 'preact/hooks';
 
 export function ActionPanel({
   title,
@@ -27,7 +27,8 @@ export function ActionPanel({
   const titleId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // Focused in the render's commit, not after the paint: a user who types at once keeps the focus.
+  useLayoutEffect(() => heading.current?.focus(), []);
   // Once, with the values it opens with (the defaults).
   useEffect(() => void (form.current && onEdit?.(form.current)), []);
   return (

@@ -6,7 +6,7 @@ import { notFound } from '../../../errors.js';
 import { deliveryBody, type DeliveryBody } from '../../../events/delivery-body.js';
 import { eventEnvelope } from '../../../events/envelope.js';
 import { isWellFormedId } from '../../../ids.js';
-import { sqlSelectOf } from '../../kit/fields.js';
+import { sqlSelectOf } from '../../kit/field-sql.js';
 import { listPage } from '../../kit/list-query.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import type { Page } from '../../kit/page.js';

@@ -14,7 +14,8 @@ import { RelationPageArgs } from '../../kit/relations.js';
 import { Requires } from '../../kit/scope.js';
 import { Event } from '../event/type.js';
 import { deliveryList } from './input.js';
-import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './type.js';
+import { Webhook } from '../webhook/type.js';
+import { DELIVERY_STATUSES, WebhookDelivery } from './type.js';
 
 // Made at load time: type-graphql reads types when the schema is built, not later.
 const WebhookDeliveryPage = PageOf(WebhookDelivery);

@@ -21,7 +21,8 @@ import { toPublic } from '../../kit/fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { redeliverSchema } from './input.js';
 import { ownedWebhook } from './owned.js';
-import { Webhook, type WebhookDispatch, type WebhookEventType } from './type.js';
+import { Webhook } from '../webhook/type.js';
+import type { WebhookDispatch, WebhookEventType } from './type.js';
 
 /** The most events one redelivery queues. */
 export const REDELIVER_LIMIT = 10_000;

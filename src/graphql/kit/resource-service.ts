@@ -93,7 +93,8 @@ export class ResourceService<T extends { id: string }> {
   async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
     const { resource } = this;
     const declared = resource.input!;
-    const values = newRecordValues(resource, principal, input, parsed);
+    const checked = newRecordValues(resource, principal, input, parsed);
+    const values = (await resource.rules?.prepare?.(checked, this.db.config)) ?? checked;
     const { organizationId } = principal;
     const actor = actorOf(principal);
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created.type }] : [];
@@ -173,14 +174,17 @@ export class ResourceService<T extends { id: string }> {
     if (lifecycle && values[lifecycle.field] === null) {
       throw new DomainError('VALIDATION_ERROR', `'${lifecycle.field}' cannot be cleared`, lifecycle.field);
     }
+    const prepared = (await resource.rules?.prepare?.(values, this.db.config)) ?? values;
     const ended: EndedCredentials = [];
     try {
       return await this.committing(ended, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
+        const rules = this.rules(client, principal, ended);
+        const given = resource.rules?.settle?.(prepared, before, rules) ?? prepared;
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
         refuseChangedFixed(before, fixed, resource.type);
-        const changes = this.changedFields(before, values);
+        const changes = this.changedFields(before, given);
         const moved = lifecycle?.update && lifecycle.field in changes;
         if (moved && lifecycle.final?.states.includes(state as string)) {
           throw new DomainError(
@@ -192,10 +196,9 @@ export class ResourceService<T extends { id: string }> {
         requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
-        const rules = this.rules(client, principal, ended);
         await requireReferences(resource as Resource, rules, changes);
         await refuseCycles(rules, resource as Resource, id, changes);
-        Object.assign(changes, await resource.rules?.update?.({ before, changes, given: values }, rules));
+        Object.assign(changes, await resource.rules?.update?.({ before, changes, given }, rules));
         const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
         if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;
         const chosen = resource.rules?.updateEvents?.({ before, changes });

@@ -228,5 +228,5 @@ describe('deals', () => {
   });
 });
 
-// User changes raise events too (user.created, user.updated, user.deleted): emitEvent writes them in the
-// change's own transaction, like api_key.created (test/event-actors.test.ts checks they are raised).
+// User changes raise events too (user.created, user.updated, user.deleted): the kit's store writes them in the
+// change's own statement, like api_key.created (test/event-actors.test.ts checks they are raised).

@@ -1,8 +1,8 @@
 // The events of the system resources (the organization, users, API keys, webhooks, OAuth apps,
 // exports, imports), each readable with `admin` only. The hand-written services raise
 // them by name (a literal type, so their emitEventBy calls are checked by the
-// compiler); the system resources declared on the kit (OAuth apps, webhook
-// subscriptions, exports) reference their group here from their declaration. They stay here,
+// compiler); the system resources declared on the kit (users, API keys, OAuth apps,
+// webhook subscriptions, exports) reference their group here from their declaration. They stay here,
 // not in the declarations, because the catalogue is assembled before the system
 // modules load (the webhook input's event-type enum needs it).
 import { event, type EventDeclaration } from './event.js';
@@ -11,6 +11,12 @@ const systemEvent = <T extends string>(type: T, description: string, actor?: str
   event(type, description, { scope: 'admin', ...(actor && { actor }) });
 
 /** Those of the resources declared on the kit as system resources, by the role each plays in the declaration. */
+export const USER_EVENTS = {
+  created: systemEvent('user.created', 'A user was added (POST /users).'),
+  updated: systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),
+  deleted: systemEvent('user.deleted', 'A user was deleted (DELETE /users/:id); data.object is the user as it was.'),
+};
+
 export const API_KEY_EVENTS = {
   created: systemEvent('api_key.created', 'An API key was created (POST /api-keys), or made by a rotation.'),
   revoked: systemEvent(
@@ -60,9 +66,7 @@ export const SYSTEM_EVENTS = [
     "The organization's name, time zone, working week or document details changed (PUT /organization).",
   ),
   systemEvent('user.logged_in', 'A user signed in (actor: that user).', 'the user who signed in'),
-  systemEvent('user.created', 'A user was added (POST /users).'),
-  systemEvent('user.updated', "A user's email, name, role, scopes or password was changed (PUT /users/:id)."),
-  systemEvent('user.deleted', 'A user was deleted (DELETE /users/:id); data.object is the user as it was.'),
+  ...Object.values(USER_EVENTS),
   ...Object.values(API_KEY_EVENTS),
   ...Object.values(WEBHOOK_EVENTS),
   ...Object.values(OAUTH_APP_EVENTS),

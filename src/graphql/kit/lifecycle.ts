@@ -175,6 +175,16 @@ export function requireEditable(typeName: string, lifecycle: Lifecycle<unknown> 
   );
 }
 
+/** 409 when a PUT would move the state out of a final one (a paid invoice's status cannot change). */
+export function refuseLeavingFinal(typeName: string, noun: string, lifecycle: Lifecycle<unknown>, state: unknown) {
+  if (!lifecycle.final?.states.includes(state as string)) return;
+  throw new DomainError(
+    'CONFLICT',
+    `${typeName} is ${String(state)}; a ${lifecycle.final.name} ${noun}'s ${lifecycle.field} cannot change`,
+    lifecycle.field,
+  );
+}
+
 /** 409 unless a DELETE may remove the record in its state. */
 export function requireDeletable(typeName: string, lifecycle: Lifecycle<unknown> | undefined, state: unknown) {
   if (!lifecycle?.deletableIn || lifecycle.deletableIn.includes(state as string)) return;

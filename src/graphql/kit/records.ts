@@ -1,9 +1,9 @@
 // What every resource's service does the same way: find the caller's own record
 // (anything else, including a malformed id or another organization's record, is
-// a 404), lock it for an update, work out which fields a patch changes and
-// their previous values, and name the field a unique constraint refused.
+// a 404), work out which fields a patch changes and their previous values, and
+// name the field a unique constraint refused.
 import pg from 'pg';
-import { Prisma, type Transaction } from '../../db/prisma.js';
+import { Prisma } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
 import { isWellFormedIdWith } from '../../ids.js';
 
@@ -25,26 +25,6 @@ export async function findOwned<R>(
   const row = await find(id);
   if (!row) throw notFound(label);
   return row;
-}
-
-/**
- * Locks the organization's row for the rest of the transaction (so concurrent
- * updates each see the other's result in previousAttributes), or NOT_FOUND.
- */
-export async function lockOwned<R>(
-  tx: Transaction,
-  table: string,
-  label: string,
-  organizationId: string,
-  id: string,
-): Promise<R> {
-  const rows = await tx.$queryRawUnsafe<R[]>(
-    `select * from "${table}" where id = $1 and "organizationId" = $2 for update`,
-    id,
-    organizationId,
-  );
-  if (!rows[0]) throw notFound(label);
-  return rows[0];
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

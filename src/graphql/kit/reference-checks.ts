@@ -1,10 +1,11 @@
 // A record's references and unique fields checked against the organization's
 // records: well-formed ids, the insert's conditions, references locked (KEY
 // SHARE) until commit, and a batch's missing references and unique clashes.
-import type pg from 'pg';
+import pg from 'pg';
 import { DomainError, invalidField } from '../../errors.js';
 import { isWellFormedIdWith } from '../../ids.js';
 import type { RuleContext } from './lifecycle.js';
+import { uniqueConflict } from './records.js';
 import type { Resource } from './resource.js';
 
 /** Each reference given is an id of its target's kind; else the 400 of a record not found. */
@@ -99,3 +100,22 @@ export async function uniqueClashes(
 /** A 400 naming the field and what it should name: 'no contact with this id in the organization'. */
 export const unknownReference = (field: string, target: Resource) =>
   invalidField(field, `no ${target.noun[0]} with this id in the organization`);
+
+// A reference refused: foreign_key_violation, or restrict_violation, which PostgreSQL 18
+// raises for ON DELETE RESTRICT where earlier versions raised the former.
+const REFERENCE_VIOLATIONS = new Set(['23503', '23001']);
+
+export const isReferenceViolation = (error: unknown): error is pg.DatabaseError =>
+  error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '');
+
+/** A constraint's refusal as the client's error: a unique field taken (409), a reference gone (400). */
+export function constraintRefusal(resource: Resource, error: unknown): DomainError | undefined {
+  const conflict = resource.unique && uniqueConflict(error, resource.unique);
+  if (conflict) return conflict;
+  if (isReferenceViolation(error)) {
+    const entry = Object.entries(resource.references).find(([field]) => error.constraint?.includes(`_${field}_`));
+    if (entry) return unknownReference(entry[0], entry[1].target);
+    return new DomainError('CONFLICT', `Other records still refer to this ${resource.noun[0]}`);
+  }
+  return undefined;
+}

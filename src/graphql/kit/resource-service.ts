@@ -3,7 +3,7 @@
 // through store.ts (row and events in one statement); what the declaration
 // says (defaults, references, unique fields, lifecycle, events) is applied
 // here, and what is particular to the resource runs as its rules.
-import pg from 'pg';
+import type pg from 'pg';
 import { actorOf, type Principal } from '../../auth/principal.js';
 import { DomainError, notFound } from '../../errors.js';
 import { parseInput } from '../../validation.js';
@@ -11,22 +11,30 @@ import { requireSettable } from './field-scopes.js';
 import { FIELD_KINDS, publicFieldsOf } from './fields.js';
 import { storedColumns, updateValues } from './inputs.js';
 import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
-import { requireActionFrom, requireDeletable, requireEditable, type RuleContext } from './lifecycle.js';
+import {
+  refuseLeavingFinal,
+  requireActionFrom,
+  requireDeletable,
+  requireEditable,
+  type RuleContext,
+} from './lifecycle.js';
 import { checkCreates, writeCreates, type CheckedCreates, type CreateOutcome } from './bulk-create.js';
 import { newRecordValues } from './create-values.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import type { Page } from './page.js';
-import { previousAttributes, requireWellFormedId, uniqueConflict } from './records.js';
+import { previousAttributes, requireWellFormedId } from './records.js';
 import {
+  constraintRefusal,
+  isReferenceViolation,
   referenceConditions,
   requireReferences,
   requireWellFormedReferences,
-  unknownReference,
 } from './reference-checks.js';
 import { refuseCycles } from './references.js';
 import { pagesByKey, recordsAmong, type RelationPage } from './relation-reads.js';
-import { actionsOf, requireDeclaredEvent, type EventSpec, type Resource } from './resource.js';
+import { actionsOf, type Resource } from './resource.js';
+import { updateEventsOf } from './update-events.js';
 import { droppedAfterCommit, ruleContextOf, type EndedCredentials } from './rule-context.js';
 import { withSecret, type IssuedSecret } from './secrets.js';
 import {
@@ -40,10 +48,6 @@ import {
   type RaisedEvent,
 } from './store.js';
 import { inLazyTransaction, inTransaction } from './transactions.js';
-
-// A reference refused: foreign_key_violation, or restrict_violation, which PostgreSQL 18
-// raises for ON DELETE RESTRICT where earlier versions raised the former.
-const REFERENCE_VIOLATIONS = new Set(['23503', '23001']);
 
 export class ResourceService<T extends { id: string }> {
   private readonly comparers: Map<string, (a: unknown, b: unknown) => boolean>;
@@ -94,7 +98,8 @@ export class ResourceService<T extends { id: string }> {
   async create(principal: Principal, input: unknown, parsed = false): Promise<T> {
     const { resource } = this;
     const declared = resource.input!;
-    const values = newRecordValues(resource, principal, input, parsed);
+    const checked = newRecordValues(resource, principal, input, parsed);
+    const values = (await resource.rules?.prepare?.(checked, this.db.config)) ?? checked;
     const { organizationId } = principal;
     const actor = actorOf(principal);
     const events: RaisedEvent[] = resource.events?.created ? [{ type: resource.events.created.type }] : [];
@@ -174,43 +179,28 @@ export class ResourceService<T extends { id: string }> {
     if (lifecycle && values[lifecycle.field] === null) {
       throw new DomainError('VALIDATION_ERROR', `'${lifecycle.field}' cannot be cleared`, lifecycle.field);
     }
+    const prepared = (await resource.rules?.prepare?.(values, this.db.config)) ?? values;
     const ended: EndedCredentials = [];
     try {
       return await this.committing(ended, async (client) => {
         const before = await selectRecord(client, resource, organizationId, id, true);
         if (!before) throw notFound(this.label);
+        const rules = this.rules(client, principal, ended);
+        const given = resource.rules?.settle?.(prepared, before, rules) ?? prepared;
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
         refuseChangedFixed(before, fixed, resource.type);
-        const changes = this.changedFields(before, values);
-        const moved = lifecycle?.update && lifecycle.field in changes;
-        if (moved && lifecycle.final?.states.includes(state as string)) {
-          throw new DomainError(
-            'CONFLICT',
-            `${this.label} is ${String(state)}; a ${lifecycle.final.name} ${this.resource.noun[0]}'s ${lifecycle.field} cannot change`,
-            lifecycle.field,
-          );
-        }
+        const changes = this.changedFields(before, given);
+        const moved = Boolean(lifecycle?.update && lifecycle.field in changes);
+        if (moved) refuseLeavingFinal(this.label, resource.noun[0], lifecycle!, state);
         requireEditable(this.label, lifecycle, state);
         if (Object.keys(changes).length === 0) return before;
         resource.rules?.check?.({ ...before, ...changes });
-        const rules = this.rules(client, principal, ended);
         await requireReferences(resource as Resource, rules, changes);
         await refuseCycles(rules, resource as Resource, id, changes);
-        Object.assign(changes, await resource.rules?.update?.({ before, changes, given: values }, rules));
-        const reachesFinal = moved && lifecycle.final?.states.includes(changes[lifecycle.field] as string);
-        if (reachesFinal && lifecycle.update!.stampFinal) changes[lifecycle.update!.stampFinal] = NOW;
-        const chosen = resource.rules?.updateEvents?.({ before, changes });
-        for (const { event } of chosen ?? []) requireDeclaredEvent(resource as Resource, event.type);
-        const specs: EventSpec[] = chosen ?? [
-          ...(resource.events?.updated ? [{ event: resource.events.updated, previous: true }] : []),
-          ...(moved ? [{ event: lifecycle.update!.event, previous: true }] : []),
-          ...(reachesFinal && lifecycle.update!.finalEvent ? [{ event: lifecycle.update!.finalEvent }] : []),
-        ];
-        const previous = previousAttributes(before, Object.keys(changes));
-        const events = specs.map(({ event, previous: withPrevious }) => ({
-          type: event.type,
-          ...(withPrevious && { previousAttributes: previous }),
-        }));
+        Object.assign(changes, await resource.rules?.update?.({ before, changes, given }, rules));
+        const reachesFinal = moved && Boolean(lifecycle!.final?.states.includes(changes[lifecycle!.field] as string));
+        if (reachesFinal && lifecycle!.update!.stampFinal) changes[lifecycle!.update!.stampFinal] = NOW;
+        const events = updateEventsOf(resource, before, changes, { moved, reachesFinal });
         const columns = storedColumns(declared.fields, changes);
         return (await updateRecord(client, resource, { organizationId, id, changes: columns, events, actor }))!;
       });
@@ -283,7 +273,7 @@ export class ResourceService<T extends { id: string }> {
       });
     } catch (error) {
       // Records still naming this one (ON DELETE RESTRICT): a conflict naming its id, even through one of its own references.
-      if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
+      if (isReferenceViolation(error)) {
         const message = this.resource.conflicts?.delete ?? `Other records still refer to this ${this.resource.noun[0]}`;
         throw new DomainError('CONFLICT', message, 'id');
       }
@@ -320,17 +310,8 @@ export class ResourceService<T extends { id: string }> {
     return result;
   }
 
-  /** A constraint's refusal as the client's error: a unique field taken (409), a reference gone (400). */
+  /** A constraint's refusal as the client's error (reference-checks.ts). */
   private refusal(error: unknown): DomainError | undefined {
-    const conflict = this.resource.unique && uniqueConflict(error, this.resource.unique);
-    if (conflict) return conflict;
-    if (error instanceof pg.DatabaseError && REFERENCE_VIOLATIONS.has(error.code ?? '')) {
-      const entry = Object.entries(this.resource.references).find(([field]) =>
-        error.constraint?.includes(`_${field}_`),
-      );
-      if (entry) return unknownReference(entry[0], entry[1].target);
-      return new DomainError('CONFLICT', `Other records still refer to this ${this.resource.noun[0]}`);
-    }
-    return undefined;
+    return constraintRefusal(this.resource as Resource, error);
   }
 }

@@ -8,6 +8,7 @@
 import type { ClassType } from 'type-graphql';
 import type { Principal } from '../../auth/principal.js';
 import type { Scope } from '../../auth/scopes.js';
+import type { Config } from '../../config.js';
 import type { EventDeclaration } from '../../events/event.js';
 import type { Examples } from './examples.js';
 import type { PublicType } from './fields.js';
@@ -44,7 +45,7 @@ export const AREAS = {
   finance: { path: '/finance', tag: 'Finance', read: 'finance:read', write: 'finance:write' },
 } as const satisfies Record<string, Area>;
 
-/** A system resource's area (API keys, webhooks, OAuth apps): at the API's root, `admin` to read and write. */
+/** A system resource's area (users, API keys, webhooks, OAuth apps): at the API's root, `admin` to read and write. */
 export const systemArea = (tag: string): Area => ({ path: '', tag, read: 'admin', write: 'admin' });
 
 /** A system area open to any valid credential (exports): each record says who sees it (`visibleTo`). */
@@ -92,6 +93,16 @@ export interface Rules<T> {
    * input fields that are not columns (`stored: false`) among them.
    */
   afterCreate?(record: T, rules: RuleContext, values: Record<string, unknown>): Promise<Record<string, unknown> | void>;
+  /**
+   * Runs before a create's or update's transaction on its values (slow work that needs no
+   * database, holding no connection meanwhile: a password's hash); answers the values to write.
+   */
+  prepare?(values: Record<string, unknown>, config: Config | undefined): Promise<Record<string, unknown>>;
+  /**
+   * Runs on every update once the record is locked, before the kit compares: may refuse (who may
+   * change the record at all, even to what it is) and answers the values as the record would hold them.
+   */
+  settle?(values: Record<string, unknown>, before: T, rules: RuleContext): Record<string, unknown>;
   /** Checks an update in its transaction (the record is locked) and answers more columns to change. */
   update?(change: Change<T>, rules: RuleContext): Promise<Record<string, unknown> | void>;
   /** The events of an update that changed something; default the declared `updated` event. */
@@ -109,7 +120,7 @@ export interface ResourceDeclaration<T extends object> {
   /** false: its table has no updatedAt column (the store stamps none). */
   updatedAt?: boolean;
   /**
-   * A system resource (API keys, webhooks, OAuth apps): served by the kit like any
+   * A system resource (users, API keys, webhooks, OAuth apps): served by the kit like any
    * other, but none of the business records that exports, imports, the change feed,
    * the dashboard's record pages and the suites' generated requests cover (it is not
    * in declaredResources), and its events are system events (src/events/system-events.ts).
@@ -139,7 +150,7 @@ export interface ResourceDeclaration<T extends object> {
   list: AnyListDefinition;
   /** Which writes are served besides create; default PUT with an input, no DELETE. */
   operations?: { update?: boolean; delete?: boolean };
-  /** Unique fields (per organization) and the 409 message of each. */
+  /** Unique fields (per organization, or across them as a user's email: its index decides) and the 409 message of each. */
   unique?: Record<string, string>;
   /**
    * Fields naming another record of the organization (anything else is a 400

@@ -1,20 +1,20 @@
 // API keys: the kit's service (list, get, create, revoke: index.ts), the
 // rotation, and what the OAuth token endpoint and the operator tools ask of a
 // key. Revocation reaches every server process at once (NOTIFY, see
-// auth/credentials.ts); the keys of a deleted user are revoked (user/service.ts).
+// auth/credentials.ts); the keys of a deleted user are revoked (user/rules.ts).
 import { API_KEY_PREFIX } from '../../../auth/api-key-format.js';
 import type { Principal } from '../../../auth/principal.js';
 import { actorOf } from '../../../auth/principal.js';
 import { sha256Hex, verifyIssuedSecret } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import { isOrphanedKey, keyScopes } from '../../../auth/user-scopes.js';
-import type { Transaction } from '../../../db/prisma.js';
 import { DomainError, notFound } from '../../../errors.js';
 import { API_KEY_EVENTS } from '../../../events/system-events.js';
 import { ID_PREFIX, newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
 import { requireWellFormedId } from '../../kit/records.js';
 import { ResourceService } from '../../kit/resource-service.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 import { droppedAfterCommit, ruleContextOf, type EndedCredentials } from '../../kit/rule-context.js';
 import { insertRecord, NOW, updateRecord } from '../../kit/store.js';
 import { inTransaction } from '../../kit/transactions.js';
@@ -142,9 +142,11 @@ export class ApiKeyService extends ResourceService<ApiKey> {
 }
 
 /**
- * Revokes, in the caller's transaction (a changeCredentials one on the user's
- * id, which cached keys depend on), every live key the user created.
+ * Revokes, in the transaction of the user's delete (its rules' statement; the delete
+ * ends the credentials of the user's id, which cached keys depend on), every live key the user created.
  */
-export function revokeKeysCreatedBy(tx: Transaction, userId: string): Promise<unknown> {
-  return tx.apiKey.updateMany({ where: { createdByUserId: userId, revokedAt: null }, data: { revokedAt: new Date() } });
+export function revokeKeysCreatedBy(rules: Pick<RuleContext, 'query'>, userId: string): Promise<unknown> {
+  return rules.query(`update "ApiKey" set "revokedAt" = now() where "createdByUserId" = $1 and "revokedAt" is null`, [
+    userId,
+  ]);
 }

@@ -9,10 +9,10 @@ import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format
 import { sha256Hex } from '../../../auth/secrets.js';
 import type { Scope } from '../../../auth/scopes.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
-import type { Transaction } from '../../../db/prisma.js';
 import type { OAuthCode as CodeRow } from '../../../generated/prisma/client.js';
 import { newId } from '../../../ids.js';
 import { changeCredentials } from '../../kit/credential-changes.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 
 /** RFC 6749 4.1.2 recommends at most 10 minutes. */
@@ -243,15 +243,17 @@ export class OAuthGrantService {
 }
 
 /**
- * Revokes, in the caller's transaction (a changeCredentials one on the user's
- * id, which cached tokens depend on), everything apps hold for the user: its
- * access and refresh tokens and its codes not yet exchanged.
+ * Revokes, in the transaction of a change of the user (its rules' statement; the
+ * change ends the credentials of the user's id, which cached tokens depend on),
+ * everything apps hold for the user: its access and refresh tokens and its codes not yet exchanged.
  */
-export async function revokeUserGrants(tx: Transaction, userId: string): Promise<void> {
-  const now = new Date();
-  await tx.oAuthAccessToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-  await tx.oAuthRefreshToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
-  await tx.oAuthCode.updateMany({ where: { userId, usedAt: null }, data: { usedAt: now } });
+export async function revokeUserGrants(rules: Pick<RuleContext, 'query'>, userId: string): Promise<void> {
+  for (const table of ['OAuthAccessToken', 'OAuthRefreshToken']) {
+    await rules.query(`update "${table}" set "revokedAt" = now() where "userId" = $1 and "revokedAt" is null`, [
+      userId,
+    ]);
+  }
+  await rules.query(`update "OAuthCode" set "usedAt" = now() where "userId" = $1 and "usedAt" is null`, [userId]);
 }
 
 function storedCode(row: CodeRow & { user: UserRights; app: { scopes: string[] } }): StoredCode {

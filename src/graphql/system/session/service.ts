@@ -8,10 +8,10 @@ import { generateOAuthSecret, looksLike } from '../../../auth/oauth-token-format
 import { hashPassword, needsRehash, verifyPassword } from '../../../auth/passwords.js';
 import { sha256Hex } from '../../../auth/secrets.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
-import type { Transaction } from '../../../db/prisma.js';
 import { newId } from '../../../ids.js';
 import { emitEvent } from '../../../events/emit.js';
 import { toPublic } from '../../kit/fields.js';
+import type { RuleContext } from '../../kit/lifecycle.js';
 import type { ServiceDependencies } from '../../kit/module.js';
 import { User } from '../user/type.js';
 
@@ -179,11 +179,11 @@ export class SessionService {
 }
 
 /**
- * Signs the user out everywhere, in the caller's transaction (a password or rights
- * change); `keep`: but this session (the one that changed its own password).
+ * Signs the user out everywhere, in the transaction of a password or rights change (its
+ * rules' statement); `keep`: but this session (the one that changed its own password).
  */
-export function endUserSessions(tx: Transaction, userId: string, keep?: string): Promise<unknown> {
-  return tx.session.deleteMany({ where: { userId, ...(keep && { id: { not: keep } }) } });
+export function endUserSessions(rules: Pick<RuleContext, 'query'>, userId: string, keep?: string): Promise<unknown> {
+  return rules.query(`delete from "Session" where "userId" = $1 and id is distinct from $2`, [userId, keep ?? null]);
 }
 
 function sessionUser(row: {

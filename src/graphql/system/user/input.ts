@@ -1,5 +1,5 @@
 // User input and list arguments, each written once (see kit/inputs.ts, kit/list.ts).
-// Rules that join role and scopes need the stored user on update: service.ts.
+// Rules that join role and scopes need the stored user on update: rules.ts.
 import { z } from 'zod';
 import { USER_ROLES } from '../../../auth/user-scopes.js';
 import { defineInput, optional, required } from '../../kit/inputs.js';
@@ -33,7 +33,7 @@ const fields = defineInput('User', {
 });
 
 /**
- * What the service checks of a new user's scopes (service.ts, scopesFor), said
+ * What the rules check of a new user's scopes (rules.ts, scopesFor), said
  * in the document: a member's are a list (required, never null, without
  * `admin`); an admin's are `['admin']`, null or left out.
  */

@@ -2,7 +2,7 @@
 // exports, imports), each readable with `admin` only. The hand-written services raise
 // them by name (a literal type, so their emitEventBy calls are checked by the
 // compiler); the system resources declared on the kit (users, API keys, OAuth apps,
-// webhook subscriptions) reference their group here from their declaration. They stay here,
+// webhook subscriptions, exports) reference their group here from their declaration. They stay here,
 // not in the declarations, because the catalogue is assembled before the system
 // modules load (the webhook input's event-type enum needs it).
 import { event, type EventDeclaration } from './event.js';
@@ -51,6 +51,15 @@ export const OAUTH_APP_EVENTS = {
   ),
 };
 
+export const EXPORT_EVENTS = {
+  created: systemEvent('export.created', 'A data export was requested (POST /exports).'),
+  completed: systemEvent(
+    'export.completed',
+    'A data export finished and can be downloaded (actor: system, the worker).',
+    '`system` (the worker)',
+  ),
+};
+
 export const SYSTEM_EVENTS = [
   systemEvent(
     'organization.updated',
@@ -61,12 +70,7 @@ export const SYSTEM_EVENTS = [
   ...Object.values(API_KEY_EVENTS),
   ...Object.values(WEBHOOK_EVENTS),
   ...Object.values(OAUTH_APP_EVENTS),
-  systemEvent('export.created', 'A data export was requested (POST /exports).'),
-  systemEvent(
-    'export.completed',
-    'A data export finished and can be downloaded (actor: system, the worker).',
-    '`system` (the worker)',
-  ),
+  ...Object.values(EXPORT_EVENTS),
   systemEvent(
     'import.completed',
     'An import (POST /imports) finished: data.object is the import with its status (completed, or failed), ' +

@@ -56,6 +56,8 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
     newRecord: lifecycle && { [lifecycle.field]: lifecycle.initial },
     examples,
     created: resource.secret?.type,
+    accepted: resource.accepted,
+    forbidden: resource.forbidden,
   });
   for (const [name, action] of Object.entries(actionsOf(resource))) {
     rows.push(

@@ -14,6 +14,7 @@ import { actionsOf, type Resource } from './resource.js';
 import type { ResourceService } from './resource-service.js';
 import { lookupOptions } from './lookup.js';
 import { Requires } from './scope.js';
+import type { Scope } from '../../auth/scopes.js';
 
 const upperFirst = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
@@ -27,6 +28,8 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
   const name = type.name;
   const service = (ctx: Context) => (ctx.services as unknown as Record<string, ResourceService<T>>)[names.many]!;
   const Page = PageOf(type);
+  // An area open to any credential needs no scope: the service narrows what each caller sees.
+  const needs = (scope: Scope) => Requires(area.anyCredential ? undefined : scope);
   const Generated = { [`${name}Resolver`]: class {} }[`${name}Resolver`]!;
   const prototype = Generated.prototype;
 
@@ -35,7 +38,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
     names.many,
     (args: object, ctx: Context) => service(ctx).list(requirePrincipal(ctx), ...given(ctx, givenArgs(args))),
     [
-      Requires(area.read),
+      needs(area.read),
       Query(() => Page, { description: `${upperFirst(resource.noun[1])}, oldest first unless sorted.` }),
     ],
     [Args(() => resource.list.Args), Ctx()],
@@ -44,7 +47,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
     prototype,
     names.one,
     (id: string, ctx: Context) => service(ctx).get(requirePrincipal(ctx), id),
-    [Requires(area.read), Query(() => type, lookupOptions(resource.noun[0]))],
+    [needs(area.read), Query(() => type, lookupOptions(resource.noun[0]))],
     [Arg('id', () => ID), Ctx()],
   );
   if (input) {
@@ -54,7 +57,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       (value: object, ctx: Context) => service(ctx).create(requirePrincipal(ctx), ...given(ctx, { ...value })),
       // A credential's create answers it with its secret, shown once (kit/secrets.ts).
       [
-        Requires(area.write),
+        needs(area.write),
         Mutation(() => resource.secret?.type ?? type, { description: resource.descriptions?.create }),
       ],
       [Arg('input', () => input.CreateInput), Ctx()],
@@ -67,7 +70,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       (id: string, value: object, ctx: Context) =>
         service(ctx).update(requirePrincipal(ctx), id, ...given(ctx, { ...value }), ctx.restInput?.fixed),
       [
-        Requires(area.write),
+        needs(area.write),
         Mutation(() => type, {
           description: resource.descriptions?.update ?? 'Partial update: omitted fields are kept, null clears.',
         }),
@@ -80,7 +83,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       prototype,
       `delete${name}`,
       (id: string, ctx: Context) => service(ctx).delete(requirePrincipal(ctx), id),
-      [Requires(area.write), Mutation(() => Boolean, { description: resource.descriptions?.delete })],
+      [needs(area.write), Mutation(() => Boolean, { description: resource.descriptions?.delete })],
       [Arg('id', () => ID), Ctx()],
     );
   }
@@ -93,7 +96,7 @@ export function resourceResolver<T extends { id: string }>(resource: Resource<T>
       prototype,
       declared.mutation ?? `${action}${name}`,
       actionInput ? run : (id: string, ctx: Context) => run(id, undefined, ctx),
-      [Requires(area.write), Mutation(() => answer, { description })],
+      [needs(area.write), Mutation(() => answer, { description })],
       actionInput
         ? [Arg('id', () => ID), Arg('input', () => actionInput.InputType, { nullable: actionInput.optional }), Ctx()]
         : [Arg('id', () => ID), Ctx()],

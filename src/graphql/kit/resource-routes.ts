@@ -32,6 +32,10 @@ export interface ResourceRoutesOptions {
   examples?: { create?: Record<string, unknown>; update?: Record<string, unknown> };
   /** What a create answers when not `type`: a credential with its once-shown secret (kit/secrets.ts). */
   created?: PublicType;
+  /** The create queues work (an export): 202 Accepted rather than 201 Created. */
+  accepted?: boolean;
+  /** When an operation answers 403 besides lacking its scope, e.g. { create: 'scopes names a scope the caller lacks' }. */
+  forbidden?: { create?: string };
 }
 
 /**
@@ -40,7 +44,7 @@ export interface ResourceRoutesOptions {
  * `deleteThing` (Thing = the type's name; things = its name, lower-cased, plus s).
  */
 export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
-  const { path, tag, type, list, input, descriptions = {}, conflicts = {} } = options;
+  const { path, tag, type, list, input, descriptions = {}, conflicts = {}, forbidden = {} } = options;
   const [many] = options.noun.slice(1);
   // 'an API key', 'an OAuth app': a noun that starts with a capital vowel is read as one.
   const one = `${/^[AEIOU]/.test(options.noun[0]) ? 'an' : 'a'} ${options.noun[0]}`;
@@ -86,9 +90,10 @@ export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
         body: input.create,
         bodyName: `${name}Create`,
         variables: ({ body }) => ({ input: body }),
-        status: 201,
+        status: options.accepted ? 202 : 201,
         response: options.created ? responseSchemaOf(options.created) : object,
         conflict: conflicts.create,
+        forbidden: forbidden.create,
         actionOnly: options.actionOnly,
         newRecord: options.newRecord,
         example: options.examples?.create,

@@ -73,13 +73,14 @@ export class ResourceService<T extends { id: string }> {
 
   /** One page of the organization's records; `parsed`: the arguments were validated already (REST). */
   list(principal: Principal, args: unknown, parsed = false): Promise<Page<T>> {
-    const { table, type, list } = this.resource;
-    return listPage(this.db.pool, { table, type, list }, principal, args, parsed);
+    const { table, type, list, visibleTo } = this.resource;
+    return listPage(this.db.pool, { table, type, list, narrow: visibleTo?.(principal) }, principal, args, parsed);
   }
 
   async get(principal: Principal, id: string): Promise<T> {
     requireWellFormedId(this.resource.idPrefix, this.label, id);
-    const record = await selectRecord(this.db.pool, this.resource, principal.organizationId, id);
+    const narrow = this.resource.visibleTo?.(principal);
+    const record = await selectRecord(this.db.pool, this.resource, principal.organizationId, id, false, narrow);
     if (!record) throw notFound(this.label);
     return record;
   }

@@ -6,6 +6,7 @@
 // and the service (resource-service.ts) with its one write path (store.ts).
 // What is particular to a resource is written as its rules.
 import type { ClassType } from 'type-graphql';
+import type { Principal } from '../../auth/principal.js';
 import type { Scope } from '../../auth/scopes.js';
 import type { Config } from '../../config.js';
 import type { EventDeclaration } from '../../events/event.js';
@@ -32,6 +33,8 @@ export interface Area {
   tag: string;
   read: Scope;
   write: Scope;
+  /** Any valid credential may call its operations (exports); the resource narrows what each sees (`visibleTo`). */
+  anyCredential?: boolean;
 }
 
 export const AREAS = {
@@ -44,6 +47,12 @@ export const AREAS = {
 
 /** A system resource's area (users, API keys, webhooks, OAuth apps): at the API's root, `admin` to read and write. */
 export const systemArea = (tag: string): Area => ({ path: '', tag, read: 'admin', write: 'admin' });
+
+/** A system area open to any valid credential (exports): each record says who sees it (`visibleTo`). */
+export const openSystemArea = (tag: string): Area => ({ ...systemArea(tag), anyCredential: true });
+
+/** The records of its organization a caller may see, as a condition on the table (see list-query.ts `narrow`). */
+export type Narrowing = { where: (param: string) => string; value: unknown } | undefined;
 
 /** An event a change raises (one the resource declares); `previous`: with the previous values of what changed. */
 export interface EventSpec {
@@ -123,6 +132,13 @@ export interface ResourceDeclaration<T extends object> {
    */
   secret?: SecretDeclaration;
   area: Area;
+  /**
+   * Which of the organization's records a caller sees (an export: one whose scopes it holds); the list and
+   * the lookup are narrowed to them, another is 404 as another organization's. Default: every one.
+   */
+  visibleTo?(principal: Principal): Narrowing;
+  /** The create queues work rather than doing it (an export): REST answers 202 Accepted, not 201. */
+  accepted?: boolean;
   /** The REST path under the area: 'contacts' serves /crm/contacts. */
   path: string;
   /** GraphQL names: one record and the list (default: the type's name lower-cased, and that plus s). */
@@ -174,6 +190,8 @@ export interface ResourceDeclaration<T extends object> {
   rules?: Rules<T>;
   /** The 409s particular to the resource, per operation (its rules' refusals, records that refer to it), for the OpenAPI document. */
   conflicts?: Partial<Record<'create' | 'update' | 'delete', string>>;
+  /** The 403s particular to the resource, per operation (its rules' refusals), for the OpenAPI document. */
+  forbidden?: { create?: string };
   /** Extra words per operation in the OpenAPI document. */
   descriptions?: Partial<Record<'list' | 'create' | 'get' | 'update' | 'delete', string>>;
   /**

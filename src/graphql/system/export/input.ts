@@ -1,9 +1,14 @@
-// An export's request and the exports list (see kit/list.ts). Which resources
-// exist and what their filters are is known at run time (sources.ts): here a
-// resource is any name, checked by the service.
+// An export's request, as the kit takes it, and the exports list (see kit/list.ts).
+// Which resources exist and what their filters are is known at run time
+// (sources.ts): here a resource is any name, checked by the rules (request.ts).
+// The body is the request's own schema, not defineInput's: its optional fields
+// are not nullable, and an export is never updated.
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { z } from 'zod';
+import { inputType, optional, required, type AnyResourceInput } from '../../kit/inputs.js';
 import { defineList } from '../../kit/list.js';
 import { scopeList } from '../../kit/values.js';
+import { ScopeEnum } from '../../kit/wire-enums.js';
 import { EXPORT_AMOUNTS } from './amounts.js';
 import { statusFilter } from '../file-job/fields.js';
 import { EXPORT_FORMATS, EXPORT_STATUSES } from './type.js';
@@ -51,3 +56,33 @@ export const exportList = defineList('Export', {
   sort: ['createdAt'],
   filters: { status: statusFilter('Export', EXPORT_STATUSES) },
 });
+
+// The GraphQL input of createExportSchema's fields (enums ExportFormat, ExportAmounts: the type's).
+const shape = createExportSchema.shape;
+const fields = {
+  resource: required(shape.resource, {
+    description: 'The last segment of the resource REST path (contacts, payroll-runs) or events.',
+  }),
+  format: required(shape.format),
+  amounts: optional(shape.amounts, {
+    description: "Money in minor units (default) or in major units with the currency's decimals (107.10).",
+  }),
+  bom: optional(shape.bom, { description: 'csv only: a UTF-8 byte order mark first, for Excel.' }),
+  filters: optional(shape.filters, { graphql: () => GraphQLJSONObject, description: "The resource's list filters." }),
+  scopes: optional(shape.scopes, {
+    graphql: () => [ScopeEnum],
+    description:
+      'What the file holds: a row as a holder of these scopes reads it; only callers holding all of them see the ' +
+      "export. Default: an admin's scopes; anyone else's that the file depends on.",
+  }),
+};
+const CreateInput = inputType('Export', 'CreateExportInput', fields, (field) => !field.required, 'What to export.');
+
+/** The kit's input of an export: created only (no update is served). */
+export const exportInput: AnyResourceInput = {
+  fields,
+  create: createExportSchema,
+  update: createExportSchema,
+  CreateInput,
+  UpdateInput: CreateInput,
+};

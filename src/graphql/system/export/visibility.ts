@@ -13,23 +13,22 @@
 //   accountant holds.
 import type { Principal } from '../../../auth/principal.js';
 import { hasScope, SCOPES, type Scope } from '../../../auth/scopes.js';
+import type { Narrowing } from '../../kit/resource.js';
 import type { ExportSource } from './source.js';
 
-/** The condition on "Export" rows a caller may see; none for admin. */
-export function exportsVisibleTo(
-  principal: Principal,
-): { where: (param: string) => string; value: string[] } | undefined {
+/** The condition on "Export" rows a caller may see (the declaration's `visibleTo`); none for admin. */
+export function exportsVisibleTo(principal: Principal): Narrowing {
   if (principal.scopes.has('admin')) return undefined;
   return { where: (param) => `"Export".scopes <@ ${param}::text[]`, value: [...principal.scopes] };
 }
 
-/** The scopes a file is written with when the request names none. */
-export function defaultFileScopes(principal: Principal, source: ExportSource): Scope[] {
-  const held = SCOPES.filter((scope) => principal.scopes.has(scope));
-  if (principal.scopes.has('admin')) return held;
+/** The scopes a file is written with when the request of a caller holding `scopes` names none. */
+export function defaultFileScopes(scopes: ReadonlySet<string>, source: ExportSource): Scope[] {
+  const held = SCOPES.filter((scope) => scopes.has(scope));
+  if (scopes.has('admin')) return held;
   const dependsOn = new Set<Scope>([
     ...(source.readScope ? [source.readScope] : []),
     ...source.hidden.map(({ scope }) => scope),
   ]);
-  return held.filter((scope) => dependsOn.has(scope) && hasScope(principal.scopes, scope));
+  return held.filter((scope) => dependsOn.has(scope) && hasScope(scopes, scope));
 }

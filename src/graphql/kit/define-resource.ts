@@ -2,6 +2,7 @@
 // with the relation fields of its references, the REST rows with its actions
 // (its lifecycle's and its records'), and the service named after the list),
 // ready for its area's index.
+import { withArticle } from './article.js';
 import { declareResource } from './declared.js';
 import { documentExamples } from './examples.js';
 import { actionPath, hasLockedStates } from './lifecycle.js';
@@ -64,7 +65,7 @@ function routesOf<T extends object>(resource: Resource<T>): RestRoute[] {
       actionRoute({
         path: `${fullPath}/:id/${actionPath(name)}`,
         tag: area.tag,
-        summary: action.summary ?? `${upperFirst(actionPath(name).replaceAll('-', ' '))} a ${noun[0]}`,
+        summary: action.summary ?? `${upperFirst(actionPath(name).replaceAll('-', ' '))} ${withArticle(noun[0])}`,
         description: `${action.description} Emits \`${action.event.type}\`${
           action.otherwise ? ` (or \`${action.otherwise.event.type}\`)` : ''
         }.`,

@@ -1,6 +1,7 @@
 // The usual REST rows of a resource, written from its type, input and list
 // definitions (`resourceRoutes`: list, get, create, update, delete), and a
 // lifecycle action's row (`actionRoute`); routes.ts says what a row is.
+import { withArticle } from './article.js';
 import type { z } from 'zod';
 import { responseSchemaOf, selectionOf, type PublicType } from './fields.js';
 import type { AnyResourceInput } from './inputs.js';
@@ -46,8 +47,7 @@ export interface ResourceRoutesOptions {
 export function resourceRoutes(options: ResourceRoutesOptions): RestRoute[] {
   const { path, tag, type, list, input, descriptions = {}, conflicts = {}, forbidden = {} } = options;
   const [many] = options.noun.slice(1);
-  // 'an API key', 'an OAuth app': a noun that starts with a capital vowel is read as one.
-  const one = `${/^[AEIOU]/.test(options.noun[0]) ? 'an' : 'a'} ${options.noun[0]}`;
+  const one = withArticle(options.noun[0]);
   const name = type.name;
   const single = options.names?.one ?? name[0]!.toLowerCase() + name.slice(1);
   const plural = options.names?.many ?? `${single}s`;

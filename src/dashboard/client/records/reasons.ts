@@ -1,6 +1,7 @@
 // Why a button is not available, in words: "Only a requested leave request
 // can be approved; this one is approved." Made from the lifecycle's states and
 // the action's name, so a new resource's buttons explain themselves too.
+import { withArticle } from '../../../graphql/kit/article.js';
 import { humanize } from '../ui.js';
 import type { CatalogueResource } from './catalogue.js';
 
@@ -18,11 +19,9 @@ export function participle(words: string): string {
   return [done, ...rest].join(' ');
 }
 
-const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
-
 /** "Only a draft or open invoice can be voided; this one is paid." */
 export function onlyIn(entry: CatalogueResource, states: readonly string[], done: string, state: unknown): string {
   const which = states.map((s) => humanize(s).toLowerCase()).join(' or ');
   const now = typeof state === 'string' ? `; this one is ${humanize(state).toLowerCase()}` : '';
-  return `Only ${article(which)} ${which} ${entry.noun[0]} can be ${done}${now}.`;
+  return `Only ${withArticle(which)} ${entry.noun[0]} can be ${done}${now}.`;
 }

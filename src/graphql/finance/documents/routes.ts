@@ -5,6 +5,7 @@
 // place the JSON invoice comes from; the organization and the contact the
 // document names are then read through their services, for the caller's
 // organization.
+import { withArticle } from '../../kit/article.js';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { selectionOf, type PublicType } from '../../kit/fields.js';
@@ -68,7 +69,7 @@ export function documentRoute<R extends { id: string; number: string | null }>(
     method: 'get',
     path: options.path,
     tag: options.tag,
-    summary: `Download ${/^[aeiou]/.test(options.noun) ? 'an' : 'a'} ${options.noun} as a PDF`,
+    summary: `Download ${withArticle(options.noun)} as a PDF`,
     operationId: `get${upper}Pdf`,
     description:
       `The ${options.noun} as a PDF document to send (A4, fonts embedded): the organization's name, address and tax ` +

@@ -6,29 +6,12 @@
 // reference departments (`departmentId`), and two declarations cannot each need
 // the other first. Its foreign key (ON DELETE SET NULL) is in the migration and
 // its relation fields in ./manager.ts.
+import { requireEmployeeReference } from '../employee/employee-reference.js';
 import { event } from '../../../events/event.js';
-import { invalidField } from '../../../errors.js';
-import { isWellFormedIdWith } from '../../../ids.js';
 import { defineResource } from '../../kit/define-resource.js';
-import { EMPLOYEE_ID_PREFIX } from '../employee/id-prefix.js';
-import type { RuleContext } from '../../kit/lifecycle.js';
 import { AREAS } from '../../kit/resource.js';
 import { departmentInput, departmentList } from './input.js';
 import { Department } from './type.js';
-
-/** 400 naming managerId unless it is an employee of the organization (locked until commit, as a reference is). */
-async function requireEmployee(rules: RuleContext, managerId: unknown): Promise<void> {
-  if (typeof managerId !== 'string') return;
-  const found =
-    isWellFormedIdWith(EMPLOYEE_ID_PREFIX, managerId) &&
-    (
-      await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for key share`, [
-        managerId,
-        rules.organizationId,
-      ])
-    ).length > 0;
-  if (!found) throw invalidField('managerId', 'no employee with this id in the organization');
-}
 
 export const departments = defineResource({
   type: Department,
@@ -62,10 +45,10 @@ export const departments = defineResource({
   },
   rules: {
     async create({ managerId }, rules) {
-      await requireEmployee(rules, managerId);
+      await requireEmployeeReference(rules, 'managerId', managerId);
     },
     async update({ changes }, rules) {
-      await requireEmployee(rules, changes.managerId);
+      await requireEmployeeReference(rules, 'managerId', changes.managerId);
     },
   },
   examples: {

@@ -6,12 +6,11 @@
 // on the user (its keys are used within its current rights, so every process
 // re-reads them); a new password or other rights also sign the user out and end
 // what apps hold for it, and a delete revokes the keys it made.
+import { requireEmployeeReference } from '../../hr/employee/employee-reference.js';
 import { hashPassword } from '../../../auth/passwords.js';
 import { hasScope, type Scope } from '../../../auth/scopes.js';
 import { userScopes, type UserRights, type UserRole } from '../../../auth/user-scopes.js';
-import { DomainError, invalidField } from '../../../errors.js';
-import { isWellFormedIdWith } from '../../../ids.js';
-import { EMPLOYEE_ID_PREFIX } from '../../hr/employee/id-prefix.js';
+import { DomainError } from '../../../errors.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import type { Rules } from '../../kit/resource.js';
 import { revokeKeysCreatedBy } from '../api-key/service.js';
@@ -32,7 +31,7 @@ export const userRules: Rules<User> = {
   async create(values, rules) {
     const scopes = scopesFor(values.role as UserRole, values.scopes as Scope[] | null);
     requireGrantable(rules, scopes);
-    await requireEmployee(rules, values.employeeId);
+    await requireEmployeeReference(rules, 'employeeId', values.employeeId);
     return { scopes };
   },
 
@@ -51,7 +50,7 @@ export const userRules: Rules<User> = {
 
   async update({ before, changes }, rules) {
     if (before.role === 'admin' && changes.role) await requireAnotherAdmin(rules, 'demote');
-    await requireEmployee(rules, changes.employeeId);
+    await requireEmployeeReference(rules, 'employeeId', changes.employeeId);
     if ('passwordHash' in changes || !sameRights(before, { ...before, ...changes } as UserRights)) {
       await endUserSessions(rules, before.id);
       await revokeUserGrants(rules, before.id);
@@ -67,23 +66,6 @@ export const userRules: Rules<User> = {
     await rules.endCredentials!(user.id);
   },
 };
-
-/**
- * 400 naming employeeId unless it is an employee of the organization, locked
- * (KEY SHARE) until commit like a declared reference.
- */
-async function requireEmployee(rules: RuleContext, employeeId: unknown): Promise<void> {
-  if (typeof employeeId !== 'string') return;
-  const found =
-    isWellFormedIdWith(EMPLOYEE_ID_PREFIX, employeeId) &&
-    (
-      await rules.query(`select 1 from "Employee" where id = $1 and "organizationId" = $2 for key share`, [
-        employeeId,
-        rules.organizationId,
-      ])
-    ).length > 0;
-  if (!found) throw invalidField('employeeId', 'no employee with this id in the organization');
-}
 
 /** Whether two states of a user hold the same scopes (a reordered list is no change). */
 function sameRights(before: UserRights, after: UserRights): boolean {

@@ -7,6 +7,7 @@
 // here against the record as it is (a PUT, in the update's transaction, after
 // the row is locked) or as a create would make it (the initial state, nothing
 // else set). GraphQL inputs are typed: they cannot carry such fields at all.
+// The same comparison tells which fields an update changes.
 import { isDeepStrictEqual } from 'node:util';
 import { DomainError } from '../../errors.js';
 import { FIELD_KINDS, publicFieldsOf, type PublicType } from './fields.js';
@@ -60,4 +61,16 @@ export function refuseChangedFixed(record: object, fixed: FixedFields | undefine
       throw new DomainError('VALIDATION_ERROR', fixed.messages[field] ?? `'${field}' is read-only`, field);
     }
   }
+}
+
+/** The entries of `values` that differ from the record's (public shape; timestamps compared as instants). */
+export function changedFields(type: PublicType, record: object, values: Record<string, unknown>) {
+  const was = record as Record<string, unknown>;
+  const timestamps = timestampFields(type);
+  return Object.fromEntries(
+    Object.entries(values).filter(([field, value]) => {
+      const same = timestamps.has(field) ? sameInstant : sameValue;
+      return !same(was[field], value);
+    }),
+  );
 }

@@ -7,7 +7,6 @@
 // move from the wrong state with a 409 that names the current state, refuses an
 // edit in a state that allows none, and refuses in a PUT body a field that only
 // an action changes (400 naming the action to use).
-import type { z } from 'zod';
 import type { Actor } from '../../auth/principal.js';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../errors.js';
@@ -145,9 +144,6 @@ export function completeLifecycle<T>(type: PublicType<T>, declared: LifecycleDec
 
 /** The REST path segment of an action: its name in kebab case (`clockOut` is `/clock-out`). */
 export const actionPath = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/** An action's input schema, typed for its `sets`. */
-export type ActionInputOf<S extends z.ZodType> = z.output<S>;
 
 /** 409 unless the record's state is one the action may start from. */
 export function requireActionFrom(typeName: string, action: string, lifecycle: Lifecycle<unknown>, state: string) {

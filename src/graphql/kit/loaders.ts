@@ -21,10 +21,3 @@ export function byKey<K, R>(keys: readonly K[], rows: R[], keyOf: (row: R) => K)
   const found = new Map(rows.map((row) => [keyOf(row), row]));
   return keys.map((key) => found.get(key));
 }
-
-/** Groups rows found for `keys` by key, in key order: one (possibly empty) list per key. */
-export function groupByKey<K, R>(keys: readonly K[], rows: R[], keyOf: (row: R) => K): R[][] {
-  const groups = new Map<K, R[]>(keys.map((key) => [key, []]));
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((key) => groups.get(key)!);
-}

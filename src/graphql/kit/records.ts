@@ -1,11 +1,15 @@
 // What every resource's service does the same way: find the caller's own record
 // (anything else, including a malformed id or another organization's record, is
-// a 404), work out which fields a patch changes and their previous values, and
-// name the field a unique constraint refused.
+// a 404), the previous values of what a change changed, and the field a unique
+// constraint refused.
 import pg from 'pg';
 import { Prisma } from '../../db/prisma.js';
 import { DomainError, notFound } from '../../errors.js';
 import { isWellFormedIdWith } from '../../ids.js';
+import { sqlSelectOf } from './field-sql.js';
+import type { Narrowing } from './resource.js';
+import { namedStatement } from './statements.js';
+import type { Queryable, RecordTable } from './store.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -14,48 +18,29 @@ export function requireWellFormedId(prefix: string, label: string, id: string): 
   if (!isWellFormedIdWith(prefix, id)) throw notFound(label);
 }
 
-/** The organization's record with this id, or NOT_FOUND. */
-export async function findOwned<R>(
-  prefix: string,
-  label: string,
+/**
+ * The organization's record in its public shape, locked FOR UPDATE when `lock` (in a transaction);
+ * `narrow`: only if the caller may see it (a resource's `visibleTo`).
+ */
+export async function selectRecord<T>(
+  db: Queryable,
+  { table, type }: RecordTable<T>,
+  organizationId: string,
   id: string,
-  find: (id: string) => Promise<R | null | undefined>,
-): Promise<R> {
-  requireWellFormedId(prefix, label, id);
-  const row = await find(id);
-  if (!row) throw notFound(label);
-  return row;
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (typeof a === 'bigint' || typeof b === 'bigint') return a !== null && b !== null && String(a) === String(b);
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The entries of `next` (already in column form) whose value differs from the row's. */
-export function changedColumns(before: object, next: Record<string, unknown>): Record<string, unknown> {
-  const row = before as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.entries(next).filter(([field, value]) => value !== undefined && !sameValue(row[field], value)),
-  );
+  lock = false,
+  narrow?: Narrowing,
+): Promise<T | undefined> {
+  const narrowed = narrow ? ` and ${narrow.where('$3')}` : '';
+  const text = `select ${sqlSelectOf(type, table)} from "${table}" where id = $1 and "organizationId" = $2${narrowed}${lock ? ' for update' : ''}`;
+  const params = narrow ? [id, organizationId, narrow.value] : [id, organizationId];
+  const { rows } = await db.query<T & object>(namedStatement(text, params));
+  return rows[0];
 }
 
 /** The previous public values of the changed fields, plus updatedAt (Stripe's previous_attributes). */
 export function previousAttributes<T extends object>(before: T, changed: string[]): Partial<T> {
   const previous = before as Record<string, unknown>;
   return Object.fromEntries([...changed, 'updatedAt'].map((field) => [field, previous[field]])) as Partial<T>;
-}
-
-/**
- * For the hand-written services: the previous values of the public fields that
- * differ between two public objects of a record (updatedAt included), for an
- * update event's previousAttributes.
- */
-export function changedAttributes<T extends object>(before: T, after: T): Partial<T> {
-  const [was, is] = [before as Record<string, unknown>, after as Record<string, unknown>];
-  const changed = Object.keys(was).filter((field) => !sameValue(was[field], is[field]));
-  return previousAttributes(before, changed);
 }
 
 /**

@@ -8,9 +8,8 @@ import { actorOf, type Principal } from '../../auth/principal.js';
 import { DomainError, notFound } from '../../errors.js';
 import { parseInput } from '../../validation.js';
 import { requireSettable } from './field-scopes.js';
-import { FIELD_KINDS, publicFieldsOf } from './fields.js';
 import { storedColumns, updateValues } from './inputs.js';
-import { refuseChangedFixed, sameInstant, sameValue, type FixedFields } from './fixed-fields.js';
+import { changedFields, refuseChangedFixed, type FixedFields } from './fixed-fields.js';
 import {
   refuseLeavingFinal,
   requireActionFrom,
@@ -23,7 +22,7 @@ import { newRecordValues } from './create-values.js';
 import { listPage } from './list-query.js';
 import type { ServiceDependencies } from './module.js';
 import type { Page } from './page.js';
-import { previousAttributes, requireWellFormedId } from './records.js';
+import { previousAttributes, requireWellFormedId, selectRecord } from './records.js';
 import {
   constraintRefusal,
   isReferenceViolation,
@@ -42,7 +41,6 @@ import {
   insertRecord,
   NOW,
   raiseEvents,
-  selectRecord,
   updateRecord,
   type Queryable,
   type RaisedEvent,
@@ -50,20 +48,11 @@ import {
 import { inLazyTransaction, inTransaction } from './transactions.js';
 
 export class ResourceService<T extends { id: string }> {
-  private readonly comparers: Map<string, (a: unknown, b: unknown) => boolean>;
-
   constructor(
     readonly resource: Resource<T>,
     // A system resource's service extends this one with what is its own (the OAuth endpoints' client lookups).
     protected readonly db: ServiceDependencies,
-  ) {
-    this.comparers = new Map(
-      publicFieldsOf(resource.type).map(({ name, kind }) => [
-        name,
-        kind === FIELD_KINDS.timestamp ? sameInstant : sameValue,
-      ]),
-    );
-  }
+  ) {}
 
   /** How messages name it: the type's name (`Contact not found`), a system resource's noun (`OAuth app not found`). */
   private get label() {
@@ -192,7 +181,7 @@ export class ResourceService<T extends { id: string }> {
         const given = resource.rules?.settle?.(prepared, before, rules) ?? prepared;
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
         refuseChangedFixed(before, fixed, resource.type);
-        const changes = this.changedFields(before, given);
+        const changes = changedFields(resource.type, before, given);
         const moved = Boolean(lifecycle?.update && lifecycle.field in changes);
         if (moved) refuseLeavingFinal(this.label, resource.noun[0], lifecycle!, state);
         requireEditable(this.label, lifecycle, state);
@@ -282,17 +271,6 @@ export class ResourceService<T extends { id: string }> {
       }
       throw this.refusal(error) ?? error;
     }
-  }
-
-  /** The entries of `values` that differ from the record's public values. */
-  private changedFields(before: T, values: Record<string, unknown>): Record<string, unknown> {
-    const record = before as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.entries(values).filter(([field, value]) => {
-        const same = this.comparers.get(field) ?? sameValue;
-        return !same(record[field], value);
-      }),
-    );
   }
 
   /** After an insert that wrote nothing: the reference that was not the organization's. */

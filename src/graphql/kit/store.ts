@@ -14,7 +14,7 @@ import { eventRow, insertEvents } from '../../events/insert.js';
 import { type PublicType } from './fields.js';
 import { sqlSelectOf } from './field-sql.js';
 import type { RuleContext } from './lifecycle.js';
-import { requireDeclaredEvent, type Narrowing, type Resource } from './resource.js';
+import { requireDeclaredEvent, type Resource } from './resource.js';
 import { namedStatement } from './statements.js';
 
 /** A connection to run statements on: the pool (one statement) or a transaction's client. */
@@ -291,24 +291,5 @@ async function withEvents<T>(
     )${eventsOf(target.events, organization, target.actor, param)}
     select * from record`;
   const { rows } = await db.query<T & object>(namedStatement(text, values));
-  return rows[0];
-}
-
-/**
- * The organization's record in its public shape, locked FOR UPDATE when `lock` (in a transaction);
- * `narrow`: only if the caller may see it (a resource's `visibleTo`).
- */
-export async function selectRecord<T>(
-  db: Queryable,
-  { table, type }: RecordTable<T>,
-  organizationId: string,
-  id: string,
-  lock = false,
-  narrow?: Narrowing,
-): Promise<T | undefined> {
-  const narrowed = narrow ? ` and ${narrow.where('$3')}` : '';
-  const text = `select ${sqlSelectOf(type, table)} from "${table}" where id = $1 and "organizationId" = $2${narrowed}${lock ? ' for update' : ''}`;
-  const params = narrow ? [id, organizationId, narrow.value] : [id, organizationId];
-  const { rows } = await db.query<T & object>(namedStatement(text, params));
   return rows[0];
 }

@@ -5,8 +5,8 @@
 // and checked again, so a reinstate or a second worker racing it changes nothing.
 import type pg from 'pg';
 import { SYSTEM_ACTOR } from '../../../auth/principal.js';
-import { previousAttributes } from '../../kit/records.js';
-import { selectRecord, updateRecord } from '../../kit/store.js';
+import { previousAttributes, selectRecord } from '../../kit/records.js';
+import { updateRecord } from '../../kit/store.js';
 import { inTransaction } from '../../kit/transactions.js';
 import { todayIn } from '../calendar/today.js';
 import { employees } from './index.js';

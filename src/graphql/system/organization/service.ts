@@ -10,9 +10,9 @@ import { DomainError, invalidField, notFound } from '../../../errors.js';
 import { emitEventBy } from '../../../events/emit.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
-import { refuseChangedFixed, type FixedFields } from '../../kit/fixed-fields.js';
+import { refuseChangedFixed, sameValue, type FixedFields } from '../../kit/fixed-fields.js';
 import type { ServiceDependencies } from '../../kit/module.js';
-import { changedAttributes, changedColumns, uniqueConflict } from '../../kit/records.js';
+import { uniqueConflict } from '../../kit/records.js';
 import { email, password } from '../../kit/values.js';
 import { updateOrganizationSchema } from './input.js';
 import type { Organization } from './type.js';
@@ -97,13 +97,14 @@ export class OrganizationService {
         from "Organization" where id = ${principal.organizationId} for update`;
       if (!before) throw notFound('Organization');
       refuseChangedFixed(before, fixed);
-      const data = changedColumns(before, patch);
-      if (Object.keys(data).length === 0) return before;
+      const was = before as unknown as Record<string, unknown>;
+      const given = Object.entries(patch).filter(([, value]) => value !== undefined);
+      const data = Object.fromEntries(given.filter(([field, value]) => !sameValue(was[field], value)));
+      const changed = Object.keys(data);
+      if (changed.length === 0) return before;
       const after = await tx.organization.update({ where: { id: before.id }, data, select: SETTINGS });
-      // What changed, as it was (its updatedAt is not among the organization's public fields).
-      const { updatedAt: _updatedAt, ...previous } = changedAttributes(before, after) as Partial<Organization> & {
-        updatedAt?: unknown;
-      };
+      // The event's previousAttributes: what changed, as it was.
+      const previous = Object.fromEntries(changed.map((field) => [field, was[field]]));
       await emitEventBy(tx, principal, { type: 'organization.updated', object: after, previousAttributes: previous });
       return after;
     });

@@ -3,11 +3,13 @@
 import type { Principal } from '../../../auth/principal.js';
 import type { PrismaClient } from '../../../db/prisma.js';
 import type { Webhook as WebhookRow } from '../../../generated/prisma/client.js';
+import { notFound } from '../../../errors.js';
 import { ID_PREFIX } from '../../../ids.js';
-import { findOwned } from '../../kit/records.js';
+import { requireWellFormedId } from '../../kit/records.js';
 
-export function ownedWebhook(prisma: PrismaClient, principal: Principal, id: string): Promise<WebhookRow> {
-  return findOwned(ID_PREFIX.webhook, 'Webhook', id, (id) =>
-    prisma.webhook.findFirst({ where: { id, organizationId: principal.organizationId } }),
-  );
+export async function ownedWebhook(prisma: PrismaClient, principal: Principal, id: string): Promise<WebhookRow> {
+  requireWellFormedId(ID_PREFIX.webhook, 'Webhook', id);
+  const webhook = await prisma.webhook.findFirst({ where: { id, organizationId: principal.organizationId } });
+  if (!webhook) throw notFound('Webhook');
+  return webhook;
 }

@@ -60,23 +60,32 @@ export const EXPORT_EVENTS = {
   ),
 };
 
+/** Events that no declared resource raises: the organization's settings, a sign-in, an import's end. */
+export const ORGANIZATION_UPDATED = systemEvent(
+  'organization.updated',
+  "The organization's name, time zone, working week or document details changed (PUT /organization).",
+);
+export const USER_LOGGED_IN = systemEvent(
+  'user.logged_in',
+  'A user signed in (actor: that user).',
+  'the user who signed in',
+);
+export const IMPORT_COMPLETED = systemEvent(
+  'import.completed',
+  'An import (POST /imports) finished: data.object is the import with its status (completed, or failed), ' +
+    "row counts and refused rows (actor: system, the worker; each row's own events name the caller).",
+  '`system` (the worker)',
+);
+
 export const SYSTEM_EVENTS = [
-  systemEvent(
-    'organization.updated',
-    "The organization's name, time zone, working week or document details changed (PUT /organization).",
-  ),
-  systemEvent('user.logged_in', 'A user signed in (actor: that user).', 'the user who signed in'),
+  ORGANIZATION_UPDATED,
+  USER_LOGGED_IN,
   ...Object.values(USER_EVENTS),
   ...Object.values(API_KEY_EVENTS),
   ...Object.values(WEBHOOK_EVENTS),
   ...Object.values(OAUTH_APP_EVENTS),
   ...Object.values(EXPORT_EVENTS),
-  systemEvent(
-    'import.completed',
-    'An import (POST /imports) finished: data.object is the import with its status (completed, or failed), ' +
-      "row counts and refused rows (actor: system, the worker; each row's own events name the caller).",
-    '`system` (the worker)',
-  ),
+  IMPORT_COMPLETED,
 ] as const;
 
 export type SystemEventType = (typeof SYSTEM_EVENTS)[number]['type'];

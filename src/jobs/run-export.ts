@@ -27,6 +27,7 @@ import { Export, type ExportFormat } from '../graphql/system/export/type.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { eventRow, insertEvents } from '../events/insert.js';
+import { EXPORT_EVENTS } from '../events/system-events.js';
 import { sequenceBeforeSnapshot, snapshotChangesCursor } from '../changes/snapshot-cursor.js';
 import { EXPORT_JOBS, fileJobTask } from './file-jobs.js';
 
@@ -68,7 +69,7 @@ const COMPLETE = `with done as (
       {
         id: '$2',
         organizationId: '"Export"."organizationId"',
-        type: `'export.completed'`,
+        type: `'${EXPORT_EVENTS.completed.type}'`,
         object: `(select to_jsonb(shown) from (select ${sqlSelectOf(Export, 'Export')}) shown)`,
         actorType: `'system'`,
         actorId: 'null',

@@ -21,6 +21,7 @@ import { sqlSelectOf } from '../graphql/kit/field-sql.js';
 import { fileChunks } from '../graphql/system/file-job/reads.js';
 import { Import, IMPORT_ERRORS_KEPT } from '../graphql/system/import/type.js';
 import { eventRow, insertEvents } from '../events/insert.js';
+import { IMPORT_COMPLETED } from '../events/system-events.js';
 import { newId } from '../ids.js';
 import { applyBatch, readBatch, type ImportPlan, type ReadBatch, type RowRefusal } from '../imports/apply.js';
 import { importables } from '../imports/importable.js';
@@ -67,7 +68,7 @@ const FINISH = `with done as (
       {
         id: '$4',
         organizationId: '"Import"."organizationId"',
-        type: `'import.completed'`,
+        type: `'${IMPORT_COMPLETED.type}'`,
         object: SHOWN,
         actorType: `'system'`,
         actorId: 'null',

@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { SYSTEM_ACTOR } from '../../../auth/principal.js';
 import { previousAttributes, selectRecord } from '../../kit/records.js';
+import { actionsOf } from '../../kit/resource.js';
 import { updateRecord } from '../../kit/store.js';
 import { inTransaction } from '../../kit/transactions.js';
 import { todayIn } from '../calendar/today.js';
@@ -20,6 +21,8 @@ const BATCH = 500;
 /** Terminates every employee whose notice has ended; answers how many. */
 export async function endNotices(pool: pg.Pool): Promise<number> {
   const { resource } = employees;
+  // The event the terminate action declares: a notice's end is that termination, later.
+  const terminated = actionsOf(resource).terminate!.event;
   let ended = 0;
   for (;;) {
     const { rows } = await pool.query<{ id: string; organizationId: string }>(
@@ -31,7 +34,7 @@ export async function endNotices(pool: pg.Pool): Promise<number> {
         const still = await client.query(`select 1 from ${FROM} where e.id = $1 and ${PAST_NOTICE}`, [id]);
         if (!before || !still.rowCount) return false;
         const changes = { status: 'terminated' };
-        const event = { type: 'employee.terminated', previousAttributes: previousAttributes(before, ['status']) };
+        const event = { type: terminated.type, previousAttributes: previousAttributes(before, ['status']) };
         await updateRecord(client, resource, { organizationId, id, changes, events: [event], actor: SYSTEM_ACTOR });
         return true;
       });

@@ -8,6 +8,7 @@ import { hashPassword } from '../../../auth/passwords.js';
 import type { Transaction } from '../../../db/prisma.js';
 import { DomainError, invalidField, notFound } from '../../../errors.js';
 import { emitEventBy } from '../../../events/emit.js';
+import { ORGANIZATION_UPDATED } from '../../../events/system-events.js';
 import { newId } from '../../../ids.js';
 import { parseInput } from '../../../validation.js';
 import { refuseChangedFixed, sameValue, type FixedFields } from '../../kit/fixed-fields.js';
@@ -105,7 +106,11 @@ export class OrganizationService {
       const after = await tx.organization.update({ where: { id: before.id }, data, select: SETTINGS });
       // The event's previousAttributes: what changed, as it was.
       const previous = Object.fromEntries(changed.map((field) => [field, was[field]]));
-      await emitEventBy(tx, principal, { type: 'organization.updated', object: after, previousAttributes: previous });
+      await emitEventBy(tx, principal, {
+        type: ORGANIZATION_UPDATED.type,
+        object: after,
+        previousAttributes: previous,
+      });
       return after;
     });
   }

@@ -10,6 +10,7 @@ import { sha256Hex } from '../../../auth/secrets.js';
 import type { UserRights } from '../../../auth/user-scopes.js';
 import { newId } from '../../../ids.js';
 import { emitEvent } from '../../../events/emit.js';
+import { USER_LOGGED_IN } from '../../../events/system-events.js';
 import { toPublic } from '../../kit/fields.js';
 import type { RuleContext } from '../../kit/lifecycle.js';
 import type { ServiceDependencies } from '../../kit/module.js';
@@ -108,7 +109,7 @@ export class SessionService {
       const row = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
       await emitEvent(tx, {
         organizationId: user.organizationId,
-        type: 'user.logged_in',
+        type: USER_LOGGED_IN.type,
         object: toPublic(User, row),
         actor: { type: 'user', id: user.id },
       });

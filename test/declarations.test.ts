@@ -2,8 +2,10 @@ import 'reflect-metadata';
 // What a declaration owns, refused at load when two would claim it: its id
 // prefix (no other declaration's, none of src/ids.ts's) and its event names
 // (the catalogue is assembled from the declarations and the system events).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assembleCatalogue } from '../src/events/catalogue.js';
+import { assembleCatalogue, EVENT_TYPES } from '../src/events/catalogue.js';
 import { event } from '../src/events/event.js';
 import { SYSTEM_EVENTS } from '../src/events/system-events.js';
 import { contacts } from '../src/graphql/crm/contact/index.js';
@@ -64,6 +66,21 @@ describe('event names', () => {
     );
     // Used by reference from another resource's rule (a payment raises invoice.paid), it is declared once.
     expect(invoices.resource.events?.others).toContain(invoicePaid);
+  });
+
+  it('each event type is written once in src/, where it is declared; every writer names the declaration', () => {
+    // The dashboard's client is built from the schema and speaks the wire's words; generated code is not ours.
+    const skipped = ['src/dashboard/client', 'src/generated'];
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .map((file) => path.join('src', file))
+      .filter((file) => /\.tsx?$/.test(file) && !skipped.some((folder) => file.startsWith(folder)));
+    const texts = sources.map((file) => [file, readFileSync(file, 'utf8')] as const);
+    const writtenTwice = EVENT_TYPES.flatMap((type) => {
+      const quoted = new RegExp(`['"]${type.replace('.', '\\.')}['"]`, 'g');
+      const places = texts.flatMap(([file, text]) => (text.match(quoted) ?? []).map(() => file));
+      return places.length === 1 ? [] : [`${type}: ${places.length} times (${places.join(', ')})`];
+    });
+    expect(writtenTwice).toEqual([]);
   });
 
   it("a rule raises only events its target resource declares (invoice.paid is the invoice's)", async () => {

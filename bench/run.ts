@@ -36,6 +36,8 @@
 //                      one database (this checkout's migrations; BENCH_VARIANT may be empty)
 //   BENCH_SERVERS      only these servers, comma-separated (default: all; without the
 //                      baseline no ratio is printed)
+//   BENCH_CONNECTIONS  wrk's connections (default 32). Fewer (4) leave the cores less
+//                      contended with PostgreSQL's backends: steadier CPU per request for an A/B
 // First: seeding goes through the services, whose modules declare type-graphql types.
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
@@ -77,7 +79,7 @@ const HOLIDAYS = 520;
 const INVOICES = 10_000;
 /** What the bench's keys may do: every area it measures. */
 const SCOPES = ['crm:read', 'crm:write', 'hr:read', 'hr:write', 'hr:payroll', 'finance:read', 'finance:write'] as const;
-const CONNECTIONS = 32;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const WRK_THREADS = 1;
 const PIN = process.env.BENCH_PIN === '1';
 const SERVER_CPUS = '0';

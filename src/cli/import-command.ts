@@ -89,7 +89,7 @@ export const importCreate: Command = {
       });
       let created: { id: string };
       try {
-        created = await services.imports.create(operatorPrincipal(organizationId), options, {
+        created = await services.imports.receive(operatorPrincipal(organizationId), options, {
           contentType: IMPORT_CONTENT_TYPES[format],
           body: createReadStream(file),
         });

@@ -1,22 +1,13 @@
-// Thin: any credential may ask; the service shows only the imports whose resource the
-// caller reads or writes. The file is posted over REST (a file is not a GraphQL value).
+// Beside the kit's queries (index.ts): a resource's import template. Any
+// credential may ask; the file itself is posted over REST (routes.ts).
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { requirePrincipal } from '../../auth-checker.js';
 import type { Context } from '../../context.js';
 import { Requires } from '../../kit/scope.js';
-import { fileJobResolver } from '../file-job/queries.js';
-import { importList } from './input.js';
 import { Import } from './type.js';
 
-export const ImportQueries = fileJobResolver({
-  type: Import,
-  list: importList,
-  names: { one: 'import', many: 'imports' },
-  listDescription: 'Imports of the organization into resources the caller reads or writes, oldest first.',
-});
-
 @Resolver(() => Import)
-export class ImportResolver {
+export class ImportTemplateResolver {
   @Requires()
   @Query(() => String, {
     description: "A resource's import template: the CSV header row of its fields and a row of its example.",

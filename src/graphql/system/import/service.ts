@@ -1,11 +1,9 @@
-// Imports: the file is taken here (checked against the resource's declaration,
-// then streamed into "ImportChunk" rows with the import and its job, in one
-// transaction), applied by the worker (src/jobs/run-import.ts) and shown here.
-// The file lives in PostgreSQL, so any API process may take it and any worker
-// apply it (docs/decisions.md, Imports).
-// Who: posting an import needs the resource's write scope; an import is seen by
-// holders of the resource's read or write scope (admin: all), as another
-// organization's is not (404).
+// The imports' service: the kit's (list and get, narrowed: visibility.ts), the
+// file taken (checked against the resource's declaration, then streamed into
+// "ImportChunk" rows with the import and its job, in one transaction) and a
+// resource's template. The worker applies it (src/jobs/run-import.ts). The file
+// lives in PostgreSQL, so any API process may take it and any worker apply it
+// (docs/decisions.md, Imports). Posting an import needs the resource's write scope.
 import { actorOf, type Principal } from '../../../auth/principal.js';
 import { hasScope } from '../../../auth/scopes.js';
 import { parseConfig } from '../../../config.js';
@@ -17,20 +15,13 @@ import { importTemplate } from '../../../imports/template.js';
 import { IMPORT_JOBS } from '../../../jobs/file-jobs.js';
 import { parseInput } from '../../../validation.js';
 import { missingScope } from '../../auth-checker.js';
-import type { ServiceDependencies } from '../../kit/module.js';
+import { ResourceService } from '../../kit/resource-service.js';
 import { inTransaction } from '../../kit/transactions.js';
-import { fileJobReads, type FileJobReads } from '../file-job/reads.js';
-import { createImportSchema, importList, importTemplateSchema } from './input.js';
-import { Import } from './type.js';
+import { createImportSchema, importTemplateSchema } from './input.js';
+import type { Import } from './type.js';
 
 /** Bytes per stored chunk of the uploaded file. */
 export const IMPORT_CHUNK_BYTES = 1024 * 1024;
-
-/** The condition on "Import" rows a caller may see: one of its scopes among the import's; none for admin. */
-function importsVisibleTo(principal: Principal) {
-  if (principal.scopes.has('admin')) return undefined;
-  return { where: (param: string) => `"Import".scopes && ${param}::text[]`, value: [...principal.scopes] };
-}
 
 /** The format a body's Content-Type names, or a 415. */
 export function formatOfContentType(contentType: string | undefined): ImportFormat {
@@ -52,23 +43,8 @@ export interface ImportUpload {
   body: AsyncIterable<Buffer>;
 }
 
-export class ImportService {
+export class ImportService extends ResourceService<Import> {
   private maxBytesSetting?: number;
-
-  readonly list: FileJobReads<Import>['list'];
-  readonly get: FileJobReads<Import>['get'];
-
-  constructor(private readonly db: ServiceDependencies) {
-    const reads = fileJobReads(db.pool, {
-      table: 'Import',
-      type: Import,
-      list: importList,
-      idKind: 'import',
-      visibleTo: importsVisibleTo,
-    });
-    this.list = reads.list;
-    this.get = reads.get;
-  }
 
   /** IMPORT_MAX_BYTES; tools that build services without a configuration read the environment. */
   get maxBytes(): number {
@@ -87,7 +63,7 @@ export class ImportService {
    * and queues the import; answers its id. Nothing is kept when the body fails
    * (too large, the client gone).
    */
-  async create(principal: Principal, options: unknown, upload: ImportUpload): Promise<{ id: string }> {
+  async receive(principal: Principal, options: unknown, upload: ImportUpload): Promise<{ id: string }> {
     const contentFormat = formatOfContentType(upload.contentType);
     const request = parseInput(createImportSchema, options);
     const importable = importableNamed(request.resource);

@@ -6,7 +6,7 @@
 // it (a record sent back as read still passes); an action's body is its input
 // only; and a record is edited only in the states its lifecycle allows.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventConditions } from '../src/graphql/system/event/service.js';
+import { eventConditions } from '../src/graphql/system/event/list.js';
 import { useServer, type TestResponse } from './support/fixtures.js';
 
 const server = useServer({ RATE_LIMIT_MAX: '1000000' });

@@ -1,9 +1,9 @@
 // Reading the events outbox: scoped to the organization and to the event types
-// the credential's scopes can read. The list is the kit's (kit/list-query.ts),
-// its rows made envelopes by the one builder (src/events/envelope.ts).
+// the credential's scopes can read. The list is the kit's (kit/list-query.ts);
+// it and the lookup read the same columns, made envelopes by the one builder
+// (src/events/envelope.ts).
 import type pg from 'pg';
 import type { Actor, Principal } from '../../../auth/principal.js';
-import type { PrismaClient } from '../../../db/prisma.js';
 import { notFound } from '../../../errors.js';
 import { readableEventTypes, visibleEventData } from '../../../events/catalogue.js';
 import { eventEnvelope, type StoredEvent } from '../../../events/envelope.js';
@@ -16,19 +16,14 @@ import { actorNames } from './actor-names.js';
 import { eventList, ofTypes } from './list.js';
 import { Event } from './type.js';
 
-// Read by the export of events and by tests.
-export { eventConditions, eventFilterSchema } from './list.js';
-
 /** An event's stored columns, its time as the API writes it (the cursor's key). */
 const STORED = `"Event".id, "Event".type, ${isoTimestamp('"Event"."createdAt"')} as "createdAt", "Event".data,
   "Event"."actorType", "Event"."actorId"`;
 
 export class EventService {
-  private readonly prisma: PrismaClient;
   private readonly pool: pg.Pool;
 
-  constructor({ prisma, pool }: ServiceDependencies) {
-    this.prisma = prisma;
+  constructor({ pool }: ServiceDependencies) {
     this.pool = pool;
   }
 
@@ -50,11 +45,12 @@ export class EventService {
 
   async get(principal: Principal, id: string): Promise<Event> {
     if (!isWellFormedId('event', id)) throw notFound('Event');
-    const row = await this.prisma.event.findFirst({
-      where: { id, organizationId: principal.organizationId, type: { in: readableEventTypes(principal.scopes) } },
-    });
-    if (!row) throw notFound('Event');
-    return visibleTo(principal, eventEnvelope(row));
+    const { rows } = await this.pool.query<StoredEvent>(
+      `select ${STORED} from "Event" where "Event".id = $1 and "Event"."organizationId" = $2 and ${ofTypes('$3')}`,
+      [id, principal.organizationId, readableEventTypes(principal.scopes)],
+    );
+    if (!rows[0]) throw notFound('Event');
+    return visibleTo(principal, eventEnvelope(rows[0]));
   }
 }
 

@@ -12,7 +12,7 @@ import { qualifiedColumn, sqlSelectItemsOf } from '../../kit/field-sql.js';
 import { referenceNamesOf } from '../../kit/labels.js';
 import { whereOf } from '../../kit/list.js';
 import type { Resource } from '../../kit/resource.js';
-import { eventConditions, eventFilterSchema } from '../event/service.js';
+import { eventConditions, eventFilterSchema } from '../event/list.js';
 import { moneyShapeOf } from './amounts.js';
 import { invoiceLinesSource } from './invoice-lines.js';
 import { decimalRefusal, filtersOf, type ExportSource } from './source.js';

@@ -42,8 +42,6 @@ export const createImportSchema = z.strictObject({
     .describe('true: all rows or none: if any row is refused, nothing is written and the import fails.'),
 });
 
-export type CreateImportOptions = z.output<typeof createImportSchema>;
-
 export const importTemplateSchema = z.strictObject({ resource });
 
 export const importList = defineList('Import', {

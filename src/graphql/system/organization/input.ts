@@ -66,8 +66,6 @@ export const updateOrganizationSchema = z.strictObject({
     .describe("Its default payment terms: days from an invoice's issue date to its due date, 0 to 3650."),
 });
 
-export type UpdateOrganization = z.output<typeof updateOrganizationSchema>;
-
 @InputType('UpdateOrganizationInput', { description: 'The settings to change; omitted ones are kept.' })
 export class UpdateOrganizationInput {
   @Field(() => String, { nullable: true })

@@ -172,12 +172,8 @@ export class ResourceService<T extends { id: string }> {
     }
     const prepare = resource.rules?.prepare;
     const prepared = prepare ? await prepare(values, this.db.config) : values;
-    const ended: EndedCredentials = [];
     try {
-      return await this.committing(ended, async (client) => {
-        const before = await selectRecord(client, resource, organizationId, id, true);
-        if (!before) throw notFound(this.label);
-        const rules = this.rules(client, principal, ended);
+      return await this.onLocked(principal, id, async (before, client, rules) => {
         const given = resource.rules?.settle?.(prepared, before, rules) ?? prepared;
         const state = lifecycle && (before as Record<string, unknown>)[lifecycle.field];
         refuseChangedFixed(before, fixed, resource.type);
@@ -214,15 +210,11 @@ export class ResourceService<T extends { id: string }> {
     const data = action.input ? (parsed ? input : parseInput(action.input.schema, input ?? {})) : {};
     const { organizationId } = principal;
     const actor = actorOf(principal);
-    const ended: EndedCredentials = [];
     try {
-      return await this.committing(ended, async (client) => {
-        const before = await selectRecord(client, resource, organizationId, id, true);
-        if (!before) throw notFound(this.label);
+      return await this.onLocked(principal, id, async (before, client, rules) => {
         const moves = action.from && lifecycle;
         if (moves) requireActionFrom(this.label, name, moves, String((before as Record<string, unknown>)[moves.field]));
         if (action.leaves?.(before)) return before;
-        const rules = this.rules(client, principal, ended);
         const sets = await action.sets?.(data as never, before, rules);
         const changes = { ...(moves && { [moves.field]: action.to }), ...sets };
         // A rotation: the new secret's columns are written, not shown in previousAttributes.
@@ -248,18 +240,15 @@ export class ResourceService<T extends { id: string }> {
     const target = { organizationId: principal.organizationId, id, events, actor: actorOf(principal) };
     const lifecycle = resource.lifecycle;
     const rule = resource.rules?.delete;
-    const ended: EndedCredentials = [];
     try {
       if (!lifecycle?.deletableIn && !rule) {
         if (!(await deleteRecord(this.db.pool, resource, target))) throw notFound(this.label);
         return true;
       }
       // Only in some states, or with a rule: read the record locked, then delete.
-      return await this.committing(ended, async (client) => {
-        const before = await selectRecord(client, resource, target.organizationId, id, true);
-        if (!before) throw notFound(this.label);
+      return await this.onLocked(principal, id, async (before, client, rules) => {
         if (lifecycle) requireDeletable(this.label, lifecycle, (before as Record<string, unknown>)[lifecycle.field]);
-        await rule?.(before, this.rules(client, principal, ended));
+        await rule?.(before, rules);
         await deleteRecord(client, resource, target);
         return true;
       });
@@ -284,9 +273,21 @@ export class ResourceService<T extends { id: string }> {
     return ruleContextOf(db, principal, { deps: this.db, ended });
   }
 
-  /** A transaction; once committed, this process drops the cached credentials it ended. */
-  private async committing<R>(ended: EndedCredentials, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-    const result = await inTransaction(this.db.pool, work);
+  /**
+   * `work` on the caller's record, locked FOR UPDATE in a transaction (404 when there is none); once
+   * committed, this process drops the cached credentials its rules ended.
+   */
+  private async onLocked<R>(
+    principal: Principal,
+    id: string,
+    work: (before: T, client: pg.PoolClient, rules: RuleContext) => Promise<R>,
+  ): Promise<R> {
+    const ended: EndedCredentials = [];
+    const result = await inTransaction(this.db.pool, async (client) => {
+      const before = await selectRecord(client, this.resource, principal.organizationId, id, true);
+      if (!before) throw notFound(this.label);
+      return work(before, client, this.rules(client, principal, ended));
+    });
     droppedAfterCommit(this.db, ended);
     return result;
   }

@@ -26,6 +26,14 @@ export const apiKeys = defineResource({
   input: apiKeyInput,
   list: apiKeyList,
   operations: { update: false },
+  // The kit's relation field `replacedBy`; no inverse (a key is replaced by one key).
+  references: {
+    replacedById: {
+      target: 'self',
+      inverse: false,
+      description: 'The key a rotation replaced this one with (see replacedById).',
+    },
+  },
   events: { created: API_KEY_EVENTS.created },
   secret: keyAndSecret,
   actions: {

@@ -1,10 +1,7 @@
-// A resource declared once: its public type (the table is the type's name),
-// id prefix, area (the read and write scopes and the REST path), inputs, list,
-// unique fields, references to other records, events and lifecycle. From the
-// declaration `defineResource` makes the module the service is built from: the
-// GraphQL queries and mutations (resource-resolver.ts), the REST rows (routes.ts)
-// and the service (resource-service.ts) with its one write path (store.ts).
-// What is particular to a resource is written as its rules.
+// A resource declared once: type, id prefix, area, inputs, list, unique fields,
+// references, events, lifecycle, and its rules (what is particular to it). From it
+// `defineResource` makes the module: GraphQL (resource-resolver.ts), REST rows
+// (resource-routes.ts) and the service (resource-service.ts; writes: store.ts).
 import type { ClassType } from 'type-graphql';
 import type { Principal } from '../../auth/principal.js';
 import type { Scope } from '../../auth/scopes.js';
